@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Pixpipe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Pixpipe", targets: ["Pixpipe"]),
+        .library(name: "PixpipeImage", targets: ["PixpipeImage"]),
+        .library(name: "PixpipeHTTP", targets: ["PixpipeHTTP"]),
+        .executable(name: "pixpipe", targets: ["PixpipeCLI"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; `scripts/bootstrap` installs them.
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // The only C the project writes: setjmp guards and constants, all names prefixed `pxp_`.
+        .target(
+            name: "CPixpipe",
+            dependencies: ["CLibPNG", "CLibJPEG"]
+        ),
+        // Pixels and codecs. Knows nothing of HTTP.
+        .target(
+            name: "PixpipeImage",
+            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
+        ),
+        // Typed requests over a pluggable transport. Knows nothing of images.
+        .target(name: "PixpipeHTTP"),
+        // The one place that joins images and HTTP.
+        .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP"]),
+        .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe"]),
+        // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
+        .target(name: "PixpipeTestSupport"),
+        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
+        .testTarget(
+            name: "PixpipeHTTPTests",
+            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport"]
+        ),
+        .testTarget(
+            name: "PixpipeCLITests",
+            dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+#include "pixpipe_jpeg.h"

@@ -1,0 +1,4 @@
+// STUB: the CLI work fills this in.
+import Pixpipe
+
+print("pixpipe")

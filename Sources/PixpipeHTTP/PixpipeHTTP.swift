@@ -1,0 +1,1 @@
+// STUB: the HTTP layer work fills this module in.

@@ -1,0 +1,51 @@
+/// Why bytes could not be decoded into an ``Image``.
+public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The leading bytes are neither PNG nor JPEG.
+    case unsupportedFormat
+    /// The data is damaged; `reason` is the codec library's message.
+    case corrupt(format: ImageFormat, reason: String)
+    /// The data ends before the image does.
+    case truncated(format: ImageFormat, reason: String)
+    /// A valid file using a feature the system library cannot decode (12-bit or lossless JPEG, ...).
+    case unsupportedFeature(format: ImageFormat, feature: String)
+    /// The header declares more pixels than the limit allows; refused before allocating.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// The input holds more bytes than the byte limit allows.
+    case inputTooLarge(bytes: Int, limit: Int)
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+
+    /// A one-line explanation for people.
+    public var description: String {
+        switch self {
+        case .unsupportedFormat: "unsupported format: not a PNG or JPEG file"
+        case .corrupt(let format, let reason): "corrupt \(format.rawValue) data: \(reason)"
+        case .truncated(let format, let reason): "truncated \(format.rawValue) data: \(reason)"
+        case .unsupportedFeature(let format, let feature): "unsupported \(format.rawValue) feature: \(feature)"
+        case .tooLarge(let width, let height, let limit):
+            "image too large: \(width)x\(height) is over the limit of \(limit) pixels"
+        case .inputTooLarge(let bytes, let limit): "input too large: \(bytes) bytes is over the limit of \(limit)"
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        }
+    }
+}
+
+/// Why an ``Image`` could not be encoded.
+public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The pixel format cannot be stored in the chosen format (for example 16-bit or alpha in JPEG).
+    case unsupportedPixelFormat(PixelFormat, format: ImageFormat)
+    /// An option is out of range (for example quality 0).
+    case invalidOption(String)
+    /// The codec library failed; `reason` is its message.
+    case libraryFailure(format: ImageFormat, reason: String)
+
+    /// A one-line explanation for people.
+    public var description: String {
+        switch self {
+        case .unsupportedPixelFormat(let pixelFormat, let format):
+            "\(format.rawValue) cannot store \(pixelFormat) pixels"
+        case .invalidOption(let message): "invalid encoding option: \(message)"
+        case .libraryFailure(let format, let reason): "\(format.rawValue) encoder failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// Reads the few EXIF facts this package uses from a TIFF-structured EXIF block.
+///
+/// Only IFD0 is read, each offset is bounds-checked, and no offset is followed twice, so a
+/// malformed or cyclic block cannot crash or hang the reader: it returns `nil` instead.
+public enum EXIFReader {
+    /// The orientation tag (0x0112) of IFD0, or `nil` when absent or malformed.
+    ///
+    /// `tiff` starts at the byte-order mark (`II*\0` or `MM\0*`), as in a PNG `eXIf` chunk or
+    /// after the `Exif\0\0` prefix of a JPEG APP1 segment.
+    public static func orientation(tiff: some Collection<UInt8>) -> Orientation? {
+        let bytes = Array(tiff)
+        guard bytes.count >= 8 else { return nil }
+        let littleEndian: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return nil
+        }
+        func u16(_ offset: Int) -> Int? {
+            guard offset >= 0, offset + 2 <= bytes.count else { return nil }
+            let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
+            return littleEndian ? a | b << 8 : a << 8 | b
+        }
+        func u32(_ offset: Int) -> Int? {
+            guard let low = u16(littleEndian ? offset : offset + 2),
+                let high = u16(littleEndian ? offset + 2 : offset)
+            else { return nil }
+            return high << 16 | low
+        }
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for entry in 0..<count {
+            let at = ifd + 2 + entry * 12
+            guard let tag = u16(at) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // Type SHORT (3), count 1: the value sits in the first two bytes of the value field.
+            guard u16(at + 2) == 3, let value = u16(at + 8) else { return nil }
+            return Orientation(rawValue: value)
+        }
+        return nil
+    }
+
+    /// The TIFF block inside a JPEG APP1 payload (after its `Exif\0\0` prefix), or `nil` if it is not EXIF.
+    public static func tiffBlock(app1Payload payload: some Collection<UInt8>) -> [UInt8]? {
+        let prefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]  // "Exif\0\0"
+        guard payload.starts(with: prefix) else { return nil }
+        return Array(payload.dropFirst(prefix.count))
+    }
+}

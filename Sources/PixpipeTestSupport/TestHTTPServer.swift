@@ -1,0 +1,1 @@
+// STUB: the test server work fills this in.

@@ -1,0 +1,4 @@
+import Testing
+
+// STUB: replaced by the CLI tests.
+@Test func cliPlaceholder() {}

@@ -1,0 +1,4 @@
+import Testing
+
+// STUB: replaced by the HTTP layer's tests.
+@Test func httpPlaceholder() {}

@@ -21,6 +21,7 @@ import Testing
         let block: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         let written = EXIFOrientationWriter.block(block, orientation: .left)
         #expect(written.map { EXIFReader.orientation(tiff: $0) } == .left)
-        #expect(EXIFOrientationWriter.block(nil, orientation: .right).map { EXIFReader.orientation(tiff: $0) } == .right)
+        #expect(
+            EXIFOrientationWriter.block(nil, orientation: .right).map { EXIFReader.orientation(tiff: $0) } == .right)
     }
 }

@@ -96,10 +96,13 @@ import Testing
     // MARK: limits and scaling
 
     @Test func hugeDeclaredSizeIsRefusedBeforeAllocating() throws {
-        let bytes = Fixtures.patchingSize(try Fixtures.encode(Fixtures.gray(width: 16, height: 16)), width: 60000, height: 60000)
+        let bytes = Fixtures.patchingSize(
+            try Fixtures.encode(Fixtures.gray(width: 16, height: 16)), width: 60000, height: 60000)
         let info = try Fixtures.info(bytes)
         #expect(info.width == 60000 && info.height == 60000)
-        #expect(throws: ImageDecodingError.tooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultPixelLimit)) {
+        #expect(
+            throws: ImageDecodingError.tooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultPixelLimit)
+        ) {
             try Fixtures.decode(bytes)
         }
         // At 1/8 the output (7500 x 7500) is under the limit: the decode gets as far as the missing data.
@@ -138,7 +141,8 @@ import Testing
 
     @Test func atLeastPicksTheSmallestSufficientScale() throws {
         let cases: [(target: (Int, Int), numerator: Int)] = [
-            ((30, 20), 3), ((13, 1), 1), ((14, 1), 2), ((1, 1), 1), ((100, 60), 8), ((101, 10), 8), ((50, 30), 4), ((51, 1), 5),
+            ((30, 20), 3), ((13, 1), 1), ((14, 1), 2), ((1, 1), 1), ((100, 60), 8), ((101, 10), 8), ((50, 30), 4),
+            ((51, 1), 5),
         ]
         for (target, numerator) in cases {
             let scale = DecodeOptions.JPEGScale.atLeast(width: target.0, height: target.1)
@@ -176,7 +180,9 @@ import Testing
         let expected: [UInt8] = [191, 95, 0]  // (255 - ink) * (255 - 64) / 255, rounded
         for (samples, isInverted) in [(plain, false), (inverted, true)] {
             samples.withUnsafeBytes { source in
-                out.withUnsafeMutableBytes { CMYKConverter.convert(source, into: $0, pixelCount: 1, inverted: isInverted) }
+                out.withUnsafeMutableBytes {
+                    CMYKConverter.convert(source, into: $0, pixelCount: 1, inverted: isInverted)
+                }
             }
             #expect(out == expected)
         }

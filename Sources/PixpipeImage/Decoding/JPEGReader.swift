@@ -49,7 +49,8 @@ final class JPEGReader {
         if let pixelLimit {
             let slack = 64 << 20
             let (perPixel, overflow) = max(0, pixelLimit).multipliedReportingOverflow(by: 8)
-            pxp_jpeg_decoder_set_memory_limit(handle, overflow || perPixel > Int.max - slack ? Int.max : perPixel + slack)
+            pxp_jpeg_decoder_set_memory_limit(
+                handle, overflow || perPixel > Int.max - slack ? Int.max : perPixel + slack)
         }
         var header = pxp_jpeg_header()
         let status = pxp_jpeg_decoder_read_header(handle, &header)

@@ -76,6 +76,20 @@ import Testing
         #expect(image.pixels == (try Fixtures.decode(try Fixtures.encode(Fixtures.colour()))).pixels)
     }
 
+    @Test func bogusHuffmanTableIsCorruptInBothModes() throws {
+        var bytes = try Fixtures.encode(Fixtures.colour())
+        let table = try #require(Fixtures.markerOffset(0xC4, in: bytes))
+        for index in 0..<16 { bytes[table + 5 + index] = 0xFF }  // code counts summing far over 256
+        for options in [DecodeOptions(), Self.lenient] {
+            #expect {
+                try Fixtures.decode(bytes, options)
+            } throws: { error in
+                guard case .corrupt(.jpeg, let reason) = error as? ImageDecodingError else { return false }
+                return reason.contains("Huffman")
+            }
+        }
+    }
+
     @Test func twelveBitAndLosslessFramesAreUnsupported() throws {
         let bytes = try Fixtures.encode(Fixtures.gray())
         let sof = try #require(Fixtures.frameOffset(in: bytes))

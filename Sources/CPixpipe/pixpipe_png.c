@@ -338,7 +338,9 @@ pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_par
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, params->compression_level);
     if (params->icc != NULL && params->icc_length > 0 && params->icc_length <= PNG_UINT_31_MAX) {
-        // libpng checks the profile and drops it, with a warning, when it does not fit the image.
+        // libpng checks the profile; a profile that does not suit the image (a gray profile on RGB pixels
+        // from a converted image, say) is dropped with a warning instead of failing the whole encode.
+        png_set_benign_errors(png, 1);
         png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, params->icc,
                      (png_uint_32)params->icc_length);
     }

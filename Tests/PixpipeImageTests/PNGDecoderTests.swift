@@ -8,6 +8,7 @@ import Testing
     static let smallPNG: [UInt8] = {
         var image = TestImages.noise(width: 6, height: 5, format: .rgb8)
         image.metadata.exif = TestImages.exif(orientation: .down)
+        image.metadata.orientation = .down
         return [UInt8](try! image.encoded(as: .png))
     }()
 
@@ -128,5 +129,21 @@ import Testing
         let info = try Image.info(data: image.encoded(as: .png))
         #expect(info.pixelFormat == PixelFormat(layout: .grayAlpha, bitsPerSample: 16))
         #expect(info.metadata.sourceBitDepth == 16)
+    }
+}
+
+extension PNGDecoderTests {
+    @Test func truncatedInterlacedImageDataIsAWarningWhenLenient() throws {
+        let original = TestImages.noise(width: 64, height: 64, format: .rgba8)
+        let options = PNGEncodeOptions(compressionLevel: 0, interlaced: true)
+        let png = [UInt8](try original.encoded(as: .png(options)))
+        let lastData = try #require(PNGBytes.chunks(of: png).last { $0.type == "IDAT" })
+        let cut = Array(png.prefix(lastData.dataStart + 10))
+        #expect(Self.decodeError(cut) == .truncated)
+        let image = try Self.decode(cut, options: DecodeOptions(strictness: .lenient))
+        #expect(image.metadata.warnings.map(\.kind) == [.truncated])
+        #expect(image.metadata.isInterlaced)
+        // The first Adam7 pass holds pixel (0, 0), so it arrived before the cut.
+        #expect((0..<4).map { image[x: 0, y: 0, channel: $0] } == (0..<4).map { original[x: 0, y: 0, channel: $0] })
     }
 }

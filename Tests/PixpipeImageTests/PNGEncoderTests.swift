@@ -56,6 +56,7 @@ import Testing
         var image = TestImages.noise(width: 4, height: 3, format: .rgb8)
         image.metadata.iccProfile = TestImages.iccProfile()
         image.metadata.exif = TestImages.exif(orientation: .right)
+        image.metadata.orientation = .right
         let decoded = try Image(data: image.encoded(as: .png))
         #expect(decoded.metadata.iccProfile == TestImages.iccProfile())
         #expect(decoded.metadata.exif == TestImages.exif(orientation: .right))
@@ -63,6 +64,16 @@ import Testing
         let info = try Image.info(data: image.encoded(as: .png))
         #expect(info.metadata.orientation == .right)
         #expect(info.metadata.iccProfile == TestImages.iccProfile())
+    }
+
+    @Test func writesTheImageOrientationIntoTheEXIFBlock() throws {
+        // An image turned upright keeps its source EXIF block; the file must not ask for another turn.
+        var upright = TestImages.noise(width: 3, height: 4, format: .gray8)
+        upright.metadata.exif = TestImages.exif(orientation: .right)
+        upright.metadata.orientation = .up
+        let decoded = try Image(data: upright.encoded(as: .png))
+        #expect(decoded.metadata.orientation == .up)
+        #expect(decoded.metadata.exif == TestImages.exif(orientation: .up))
     }
 
     @Test func leavesOutMetadataWhenAsked() throws {

@@ -23,7 +23,8 @@ struct PNGSuiteConformanceTests {
     @Test(arguments: validFiles)
     func decodesToTheReferencePixels(file: String) throws {
         let image = try Image(contentsOfFile: Corpora.path(Self.suiteFolder, file))
-        let reference = try PAMImage(contentsOfFile: Corpora.path(Self.referenceFolder, file.replacing(".png", with: ".pam")))
+        let reference = try PAMImage(
+            contentsOfFile: Corpora.path(Self.referenceFolder, file.replacing(".png", with: ".pam")))
         #expect(image.width == reference.width && image.height == reference.height)
         #expect(reference.depth == 4)
         let actual = image.converted(to: .rgba8).pixels

@@ -4,8 +4,9 @@ import Foundation
 /// Encodes an ``Image`` as PNG through libpng: 8 or 16 bits, any layout, optional Adam7.
 ///
 /// 16-bit samples are written big-endian as PNG requires. The ICC profile goes into iCCP and the EXIF
-/// block into eXIf when the options ask for them; libpng drops (with a warning, not an error) a profile
-/// whose header does not suit the image, for example a gray profile on an RGB image.
+/// block into eXIf when the options ask for them, the block's orientation tag set to the image's
+/// orientation. libpng drops (with a warning, not an error) a profile whose header does not suit the
+/// image, for example a gray profile on an RGB image.
 enum PNGEncoder {
     /// PNG bytes for `image`; throws ``ImageEncodingError/invalidOption(_:)`` for a level outside 0...9.
     static func encode(_ image: Image, options: PNGEncodeOptions) throws(ImageEncodingError) -> Data {
@@ -23,7 +24,10 @@ enum PNGEncoder {
         defer { pxp_png_encoder_destroy(encoder) }
 
         let icc = options.includesICCProfile ? image.metadata.iccProfile ?? [] : []
-        let exif = options.includesEXIF ? image.metadata.exif ?? [] : []
+        var exif: [UInt8] = []
+        if options.includesEXIF, let block = image.metadata.exif {
+            exif = EXIFOrientationPatch.setting(image.metadata.orientation, in: block)
+        }
         let status = icc.withUnsafeBufferPointer { iccBuffer in
             exif.withUnsafeBufferPointer { exifBuffer in
                 image.withUnsafeBytes { pixels in

@@ -25,7 +25,9 @@ enum TestImages {
     static func iccProfile(colorSpace: String = "RGB ") -> [UInt8] {
         let size = 420
         var profile = [UInt8](repeating: 0, count: 164) + noise(width: size - 164, height: 1, format: .gray8).pixels
-        func put(_ bytes: [UInt8], at offset: Int) { profile.replaceSubrange(offset..<(offset + bytes.count), with: bytes) }
+        func put(_ bytes: [UInt8], at offset: Int) {
+            profile.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+        }
         let d50 = PNGBytes.bigEndian(0x0000_F6D6) + PNGBytes.bigEndian(0x0001_0000) + PNGBytes.bigEndian(0x0000_D32D)
         put(PNGBytes.bigEndian(UInt32(size)), at: 0)
         put(PNGBytes.bigEndian(0x0240_0000), at: 8)  // version 2.4

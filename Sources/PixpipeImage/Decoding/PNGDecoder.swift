@@ -20,7 +20,10 @@ enum PNGDecoder {
             throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
         }
 
-        var pixels = [UInt8](repeating: 0, count: output.bytesPerRow * header.height)
+        // Only reachable without a pixel limit: a buffer size that does not even fit in an Int.
+        let (byteCount, overflow) = output.bytesPerRow.multipliedReportingOverflow(by: header.height)
+        if overflow { throw .tooLarge(width: header.width, height: header.height, limit: Int.max) }
+        var pixels = [UInt8](repeating: 0, count: byteCount)
         var warnings: [DecodeWarning] = []
         var chunks = header.chunks
         let pixelFailure = pixels.withUnsafeMutableBytes { raw in

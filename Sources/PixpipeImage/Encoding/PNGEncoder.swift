@@ -24,10 +24,9 @@ enum PNGEncoder {
         defer { pxp_png_encoder_destroy(encoder) }
 
         let icc = options.includesICCProfile ? image.metadata.iccProfile ?? [] : []
-        var exif: [UInt8] = []
-        if options.includesEXIF, let block = image.metadata.exif {
-            exif = EXIFOrientationPatch.setting(image.metadata.orientation, in: block)
-        }
+        let exif =
+            options.includesEXIF
+            ? EXIFOrientationWriter.block(image.metadata.exif, orientation: image.metadata.orientation) ?? [] : []
         let status = icc.withUnsafeBufferPointer { iccBuffer in
             exif.withUnsafeBufferPointer { exifBuffer in
                 image.withUnsafeBytes { pixels in

@@ -38,7 +38,9 @@ struct ParsedArguments: Sendable, Hashable {
     /// The value of option `name` read by `convert`, or `nil` when absent; `expected` describes valid values.
     func parsed<T>(_ name: String, expected: String, _ convert: (String) -> T?) throws(UsageError) -> T? {
         guard let text = value(name) else { return nil }
-        guard let result = convert(text) else { throw .invalidValue(option: "--\(name)", value: text, expected: expected) }
+        guard let result = convert(text) else {
+            throw .invalidValue(option: "--\(name)", value: text, expected: expected)
+        }
         return result
     }
 

@@ -32,7 +32,9 @@ struct InfoCommand: Command {
             } catch {
                 status = .failure
                 console.error(error.description, context: "info: \(source.displayName)")
-                if json { console.printLine(encoder.line(for: InfoFailureRecord(path: source.displayName, error: error))) }
+                if json {
+                    console.printLine(encoder.line(for: InfoFailureRecord(path: source.displayName, error: error)))
+                }
             }
         }
         return status

@@ -33,7 +33,8 @@ enum InputSource: Sendable, Hashable {
     func info(options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
         switch self {
         case .file(let path): try Image.info(contentsOfFile: path, options: options)
-        case .standardInput: try Image.info(data: Self.readStandardInput(byteLimit: options.byteLimit), options: options)
+        case .standardInput:
+            try Image.info(data: Self.readStandardInput(byteLimit: options.byteLimit), options: options)
         }
     }
 
@@ -47,7 +48,9 @@ enum InputSource: Sendable, Hashable {
         do {
             while let chunk = try FileHandle.standardInput.read(upToCount: chunkSize), !chunk.isEmpty {
                 data.append(chunk)
-                if let byteLimit, data.count > byteLimit { throw ImageDecodingError.inputTooLarge(bytes: data.count, limit: byteLimit) }
+                if let byteLimit, data.count > byteLimit {
+                    throw ImageDecodingError.inputTooLarge(bytes: data.count, limit: byteLimit)
+                }
             }
         } catch let error as ImageDecodingError {
             throw error

@@ -1,1 +1,414 @@
 #include "pixpipe_jpeg.h"
+
+// jpeglib.h uses FILE and size_t without including their headers.
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+// A progressive file may hold any number of scans; each costs a pass over the coefficients, so a
+// small hostile file could keep the decoder busy for minutes. Real encoders write about ten.
+#define PXP_JPEG_MAX_SCANS 500
+
+// MARK: error and warning capture, shared by both directions
+
+typedef struct pxp_jpeg_errors {
+    struct jpeg_error_mgr manager;  // first, so libjpeg's cinfo->err points at the whole struct
+    jmp_buf jump;
+    int kind;
+    char message[PXP_JPEG_MESSAGE_LENGTH];
+    int warning_count;
+    int warning_kinds[PXP_JPEG_MAX_WARNINGS];
+    char warning_messages[PXP_JPEG_MAX_WARNINGS][PXP_JPEG_MESSAGE_LENGTH];
+} pxp_jpeg_errors;
+
+static int pxp_jpeg_classify_error(int code) {
+    switch (code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_NOT_COMPILED:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_ARITH_NOTIMPL:
+        return PXP_JPEG_ERROR_UNSUPPORTED;
+    case JERR_NO_BACKING_STORE:
+    case JERR_OUT_OF_MEMORY:
+        return PXP_JPEG_ERROR_MEMORY;
+    case JERR_BAD_STATE:
+    case JERR_BUFFER_SIZE:
+        return PXP_JPEG_ERROR_INTERNAL;
+    default:
+        return PXP_JPEG_ERROR_CORRUPT;
+    }
+}
+
+// libjpeg's error_exit must not return: record the message and jump back to the guarded step.
+static void pxp_jpeg_error_exit(j_common_ptr cinfo) {
+    pxp_jpeg_errors *errors = (pxp_jpeg_errors *)cinfo->err;
+    errors->kind = pxp_jpeg_classify_error(errors->manager.msg_code);
+    (*errors->manager.format_message)(cinfo, errors->message);
+    longjmp(errors->jump, 1);
+}
+
+// The default prints to stderr; a library must not.
+static void pxp_jpeg_output_message(j_common_ptr cinfo) {
+    pxp_jpeg_errors *errors = (pxp_jpeg_errors *)cinfo->err;
+    (*errors->manager.format_message)(cinfo, errors->message);
+}
+
+// Level -1 is a warning; levels 0 and up are trace messages, which are dropped unformatted.
+static void pxp_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
+    pxp_jpeg_errors *errors = (pxp_jpeg_errors *)cinfo->err;
+    if (msg_level >= 0) return;
+    int kind;
+    switch (errors->manager.msg_code) {
+    case JWRN_JPEG_EOF:
+        kind = PXP_JPEG_WARNING_TRUNCATED;
+        break;
+    case JWRN_JFIF_MAJOR:
+    case JWRN_ADOBE_XFORM:
+        return;  // harmless: the pixels are unaffected
+    default:
+        kind = PXP_JPEG_WARNING_CORRUPT;
+        break;
+    }
+    errors->manager.num_warnings++;
+    if (errors->warning_count < PXP_JPEG_MAX_WARNINGS) {
+        errors->warning_kinds[errors->warning_count] = kind;
+        (*errors->manager.format_message)(cinfo, errors->warning_messages[errors->warning_count]);
+    }
+    errors->warning_count++;
+}
+
+static void pxp_jpeg_errors_init(pxp_jpeg_errors *errors) {
+    jpeg_std_error(&errors->manager);
+    errors->manager.error_exit = pxp_jpeg_error_exit;
+    errors->manager.output_message = pxp_jpeg_output_message;
+    errors->manager.emit_message = pxp_jpeg_emit_message;
+}
+
+static int pxp_jpeg_color_space_code(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return PXP_JPEG_SPACE_GRAY;
+    case JCS_RGB: return PXP_JPEG_SPACE_RGB;
+    case JCS_YCbCr: return PXP_JPEG_SPACE_YCBCR;
+    case JCS_CMYK: return PXP_JPEG_SPACE_CMYK;
+    case JCS_YCCK: return PXP_JPEG_SPACE_YCCK;
+    default: return PXP_JPEG_SPACE_UNKNOWN;
+    }
+}
+
+void pxp_jpeg_free(void *pointer) { free(pointer); }
+
+// MARK: decoding
+
+struct pxp_jpeg_decoder {
+    struct jpeg_decompress_struct info;
+    pxp_jpeg_errors errors;
+    struct jpeg_progress_mgr progress;
+    const unsigned char *data;
+    size_t size;
+};
+
+static void pxp_jpeg_limit_scans(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    j_decompress_ptr info = (j_decompress_ptr)cinfo;
+    if (info->input_scan_number <= PXP_JPEG_MAX_SCANS) return;
+    pxp_jpeg_errors *errors = (pxp_jpeg_errors *)cinfo->err;
+    errors->kind = PXP_JPEG_ERROR_CORRUPT;
+    snprintf(errors->message, sizeof errors->message, "more than %d progressive scans", PXP_JPEG_MAX_SCANS);
+    longjmp(errors->jump, 1);
+}
+
+pxp_jpeg_decoder *pxp_jpeg_decoder_create(const unsigned char *data, size_t size) {
+    pxp_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return NULL;
+    decoder->data = data;
+    decoder->size = size;
+    pxp_jpeg_errors_init(&decoder->errors);
+    decoder->info.err = &decoder->errors.manager;
+    if (setjmp(decoder->errors.jump)) {
+        jpeg_destroy_decompress(&decoder->info);
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    decoder->progress.progress_monitor = pxp_jpeg_limit_scans;
+    decoder->info.progress = &decoder->progress;
+    return decoder;
+}
+
+void pxp_jpeg_decoder_destroy(pxp_jpeg_decoder *decoder) {
+    if (decoder == NULL) return;
+    jpeg_destroy_decompress(&decoder->info);
+    free(decoder);
+}
+
+void pxp_jpeg_decoder_set_memory_limit(pxp_jpeg_decoder *decoder, long bytes) {
+    decoder->info.mem->max_memory_to_use = bytes;
+}
+
+int pxp_jpeg_decoder_read_header(pxp_jpeg_decoder *decoder, pxp_jpeg_header *header) {
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    jpeg_mem_src(info, decoder->data, (unsigned long)decoder->size);
+    jpeg_save_markers(info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(info, TRUE);
+    header->width = info->image_width;
+    header->height = info->image_height;
+    header->components = info->num_components;
+    header->color_space = pxp_jpeg_color_space_code(info->jpeg_color_space);
+    header->data_precision = info->data_precision;
+    header->progressive = info->progressive_mode ? 1 : 0;
+    header->arithmetic = info->arith_code ? 1 : 0;
+    header->saw_jfif = info->saw_JFIF_marker ? 1 : 0;
+    header->density_unit = info->density_unit;
+    header->x_density = info->X_density;
+    header->y_density = info->Y_density;
+    header->saw_adobe = info->saw_Adobe_marker ? 1 : 0;
+    header->adobe_transform = info->Adobe_transform;
+    return PXP_JPEG_OK;
+}
+
+const unsigned char *pxp_jpeg_decoder_find_app1(
+    pxp_jpeg_decoder *decoder, const unsigned char *prefix, size_t prefix_length, size_t *length) {
+    for (jpeg_saved_marker_ptr marker = decoder->info.marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1 || marker->data_length < prefix_length) continue;
+        if (memcmp(marker->data, prefix, prefix_length) != 0) continue;
+        *length = marker->data_length;
+        return marker->data;
+    }
+    *length = 0;
+    return NULL;
+}
+
+unsigned char *pxp_jpeg_decoder_copy_icc_profile(pxp_jpeg_decoder *decoder, size_t *length) {
+    *length = 0;
+    JOCTET *profile = NULL;
+    unsigned int profile_length = 0;
+    if (setjmp(decoder->errors.jump)) return NULL;
+    if (!jpeg_read_icc_profile(&decoder->info, &profile, &profile_length)) return NULL;
+    *length = profile_length;
+    return profile;
+}
+
+int pxp_jpeg_decoder_configure(
+    pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height) {
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    info->scale_num = (unsigned int)numerator;
+    info->scale_denom = 8;
+    switch (color_space) {
+    case PXP_JPEG_SPACE_GRAY: info->out_color_space = JCS_GRAYSCALE; break;
+    case PXP_JPEG_SPACE_CMYK: info->out_color_space = JCS_CMYK; break;
+    default: info->out_color_space = JCS_RGB; break;
+    }
+    jpeg_calc_output_dimensions(info);
+    *width = info->output_width;
+    *height = info->output_height;
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_decoder_start(pxp_jpeg_decoder *decoder, int *components) {
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    jpeg_start_decompress(&decoder->info);
+    *components = decoder->info.output_components;
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_decoder_read_rows(
+    pxp_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned int max_rows, unsigned int *read) {
+    *read = 0;
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    JSAMPROW pointers[16];
+    unsigned int done = 0;
+    while (done < max_rows && info->output_scanline < info->output_height) {
+        unsigned int batch = max_rows - done < 16 ? max_rows - done : 16;
+        for (unsigned int index = 0; index < batch; index++) pointers[index] = rows + (done + index) * stride;
+        JDIMENSION got = jpeg_read_scanlines(info, pointers, batch);
+        if (got == 0) break;  // cannot happen with a memory source, which never suspends
+        done += got;
+        *read = done;
+    }
+    return PXP_JPEG_OK;
+}
+
+unsigned int pxp_jpeg_decoder_next_row(const pxp_jpeg_decoder *decoder) { return decoder->info.output_scanline; }
+
+int pxp_jpeg_decoder_finish(pxp_jpeg_decoder *decoder) {
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    // Rows left unread (a caller that stops early) would make finish an error: skip them.
+    struct jpeg_decompress_struct *info = &decoder->info;
+    if (info->output_scanline < info->output_height) jpeg_abort_decompress(info);
+    else jpeg_finish_decompress(info);
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_decoder_error_kind(const pxp_jpeg_decoder *decoder) { return decoder->errors.kind; }
+
+const char *pxp_jpeg_decoder_error_message(const pxp_jpeg_decoder *decoder) { return decoder->errors.message; }
+
+int pxp_jpeg_decoder_warning_count(const pxp_jpeg_decoder *decoder) { return decoder->errors.warning_count; }
+
+int pxp_jpeg_decoder_warning_kind(const pxp_jpeg_decoder *decoder, int index) {
+    if (index < 0 || index >= PXP_JPEG_MAX_WARNINGS || index >= decoder->errors.warning_count) return 0;
+    return decoder->errors.warning_kinds[index];
+}
+
+const char *pxp_jpeg_decoder_warning_message(const pxp_jpeg_decoder *decoder, int index) {
+    if (index < 0 || index >= PXP_JPEG_MAX_WARNINGS || index >= decoder->errors.warning_count) return "";
+    return decoder->errors.warning_messages[index];
+}
+
+// MARK: encoding
+
+// A destination that grows one malloc'd buffer, owned by the encoder so it is freed even after an
+// error (libjpeg's jpeg_mem_dest leaks its buffer when compression fails midway).
+typedef struct pxp_jpeg_destination {
+    struct jpeg_destination_mgr manager;
+    unsigned char *buffer;
+    size_t capacity;
+    size_t length;
+} pxp_jpeg_destination;
+
+struct pxp_jpeg_encoder {
+    struct jpeg_compress_struct info;
+    pxp_jpeg_errors errors;
+    pxp_jpeg_destination destination;
+};
+
+static void pxp_jpeg_destination_init(j_compress_ptr cinfo) {
+    pxp_jpeg_destination *destination = (pxp_jpeg_destination *)cinfo->dest;
+    if (destination->buffer == NULL) {
+        destination->capacity = 1 << 16;
+        destination->buffer = malloc(destination->capacity);
+        if (destination->buffer == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    }
+    destination->manager.next_output_byte = destination->buffer;
+    destination->manager.free_in_buffer = destination->capacity;
+}
+
+// Called when the buffer is full: double it.
+static boolean pxp_jpeg_destination_grow(j_compress_ptr cinfo) {
+    pxp_jpeg_destination *destination = (pxp_jpeg_destination *)cinfo->dest;
+    unsigned char *grown = realloc(destination->buffer, destination->capacity * 2);
+    if (grown == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    destination->buffer = grown;
+    destination->manager.next_output_byte = grown + destination->capacity;
+    destination->manager.free_in_buffer = destination->capacity;
+    destination->capacity *= 2;
+    return TRUE;
+}
+
+static void pxp_jpeg_destination_term(j_compress_ptr cinfo) {
+    pxp_jpeg_destination *destination = (pxp_jpeg_destination *)cinfo->dest;
+    destination->length = destination->capacity - destination->manager.free_in_buffer;
+}
+
+pxp_jpeg_encoder *pxp_jpeg_encoder_create(void) {
+    pxp_jpeg_encoder *encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL) return NULL;
+    pxp_jpeg_errors_init(&encoder->errors);
+    encoder->info.err = &encoder->errors.manager;
+    if (setjmp(encoder->errors.jump)) {
+        jpeg_destroy_compress(&encoder->info);
+        free(encoder);
+        return NULL;
+    }
+    jpeg_create_compress(&encoder->info);
+    encoder->destination.manager.init_destination = pxp_jpeg_destination_init;
+    encoder->destination.manager.empty_output_buffer = pxp_jpeg_destination_grow;
+    encoder->destination.manager.term_destination = pxp_jpeg_destination_term;
+    encoder->info.dest = &encoder->destination.manager;
+    return encoder;
+}
+
+void pxp_jpeg_encoder_destroy(pxp_jpeg_encoder *encoder) {
+    if (encoder == NULL) return;
+    jpeg_destroy_compress(&encoder->info);
+    free(encoder->destination.buffer);
+    free(encoder);
+}
+
+int pxp_jpeg_encoder_start(pxp_jpeg_encoder *encoder, const pxp_jpeg_settings *settings) {
+    if (setjmp(encoder->errors.jump)) return PXP_JPEG_FAILED;
+    struct jpeg_compress_struct *info = &encoder->info;
+    info->image_width = settings->width;
+    info->image_height = settings->height;
+    switch (settings->color_space) {
+    case PXP_JPEG_SPACE_GRAY:
+        info->input_components = 1;
+        info->in_color_space = JCS_GRAYSCALE;
+        break;
+    case PXP_JPEG_SPACE_CMYK:
+        info->input_components = 4;
+        info->in_color_space = JCS_CMYK;
+        break;
+    default:
+        info->input_components = 3;
+        info->in_color_space = JCS_RGB;
+        break;
+    }
+    // Defaults first: they reset everything below, and pick YCbCr for RGB and an Adobe marker for CMYK.
+    jpeg_set_defaults(info);
+    jpeg_set_quality(info, settings->quality, TRUE);
+    if (info->jpeg_color_space == JCS_YCbCr) {
+        info->comp_info[0].h_samp_factor = settings->luma_h_sampling;
+        info->comp_info[0].v_samp_factor = settings->luma_v_sampling;
+    }
+    info->optimize_coding = settings->optimize_coding ? TRUE : FALSE;
+    if (settings->density_unit == 1) {
+        info->density_unit = 1;
+        info->X_density = (UINT16)settings->x_density;
+        info->Y_density = (UINT16)settings->y_density;
+    }
+    if (settings->progressive) jpeg_simple_progression(info);
+    jpeg_start_compress(info, TRUE);
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_encoder_write_marker(pxp_jpeg_encoder *encoder, int marker, const unsigned char *data, size_t length) {
+    if (setjmp(encoder->errors.jump)) return PXP_JPEG_FAILED;
+    jpeg_write_marker(&encoder->info, marker, data, (unsigned int)length);
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_encoder_write_icc_profile(pxp_jpeg_encoder *encoder, const unsigned char *data, size_t length) {
+    if (setjmp(encoder->errors.jump)) return PXP_JPEG_FAILED;
+    jpeg_write_icc_profile(&encoder->info, data, (unsigned int)length);
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_encoder_write_rows(
+    pxp_jpeg_encoder *encoder, const unsigned char *rows, size_t stride, unsigned int count) {
+    if (setjmp(encoder->errors.jump)) return PXP_JPEG_FAILED;
+    JSAMPROW pointers[16];
+    unsigned int done = 0;
+    while (done < count) {
+        unsigned int batch = count - done < 16 ? count - done : 16;
+        // libjpeg takes non-const rows but only reads them.
+        for (unsigned int index = 0; index < batch; index++) {
+            pointers[index] = (JSAMPROW)(rows + (done + index) * stride);
+        }
+        JDIMENSION written = jpeg_write_scanlines(&encoder->info, pointers, batch);
+        if (written == 0) break;  // the memory destination never suspends
+        done += written;
+    }
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_encoder_finish(pxp_jpeg_encoder *encoder, const unsigned char **data, size_t *length) {
+    if (setjmp(encoder->errors.jump)) return PXP_JPEG_FAILED;
+    jpeg_finish_compress(&encoder->info);
+    *data = encoder->destination.buffer;
+    *length = encoder->destination.length;
+    return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_encoder_error_kind(const pxp_jpeg_encoder *encoder) { return encoder->errors.kind; }
+
+const char *pxp_jpeg_encoder_error_message(const pxp_jpeg_encoder *encoder) { return encoder->errors.message; }

@@ -1,1 +1,356 @@
 #include "pixpipe_png.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Limits that stop chunk bombs: at most this many ancillary chunks are kept, and no chunk (or
+// decompressed iCCP/zTXt payload) may need more than this many bytes. Image dimensions are left to the
+// caller's pixel limit, which is checked against the header before any pixel buffer exists.
+enum {
+    PXP_PNG_CHUNK_CACHE_MAX = 256,
+    PXP_PNG_CHUNK_MALLOC_MAX = 16 * 1024 * 1024,
+    PXP_PNG_MESSAGE_CAPACITY = 256,
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Message capture shared by the decoder and the encoder.
+
+typedef struct {
+    char error[PXP_PNG_MESSAGE_CAPACITY];
+    char warning[PXP_PNG_MESSAGE_CAPACITY];
+    int warning_count;
+} pxp_png_messages;
+
+static void pxp_png_copy_message(char *target, const char *message) {
+    if (message == NULL) message = "unknown libpng error";
+    strncpy(target, message, PXP_PNG_MESSAGE_CAPACITY - 1);
+    target[PXP_PNG_MESSAGE_CAPACITY - 1] = '\0';
+}
+
+static pxp_png_messages *pxp_png_messages_of(png_structp png) {
+    return (pxp_png_messages *)png_get_error_ptr(png);
+}
+
+// libpng must not return from the error callback (it would print and abort), so jump back to the
+// setjmp of whichever guarded call is running.
+static void pxp_png_on_error(png_structp png, png_const_charp message) {
+    pxp_png_messages *messages = pxp_png_messages_of(png);
+    if (messages != NULL) pxp_png_copy_message(messages->error, message);
+    png_longjmp(png, 1);
+}
+
+static void pxp_png_on_warning(png_structp png, png_const_charp message) {
+    pxp_png_messages *messages = pxp_png_messages_of(png);
+    if (messages == NULL) return;
+    if (messages->warning_count == 0) pxp_png_copy_message(messages->warning, message);
+    messages->warning_count += 1;
+}
+
+static int pxp_png_is_little_endian(void) {
+    const uint16_t probe = 1;
+    return *(const uint8_t *)&probe == 1;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Decoder.
+
+struct pxp_png_decoder {
+    // First member, so the error pointer handed to libpng is also the decoder.
+    pxp_png_messages messages;
+    png_structp png;
+    png_infop info;
+    const uint8_t *bytes;
+    size_t length;
+    size_t offset;
+    int truncated;
+    int info_read;
+    int transforms_set;
+};
+
+static void pxp_png_read_from_memory(png_structp png, png_bytep target, size_t count) {
+    pxp_png_decoder *decoder = (pxp_png_decoder *)png_get_io_ptr(png);
+    if (count > decoder->length - decoder->offset) {
+        // Flagged separately so the caller can tell a short file from a damaged one.
+        decoder->truncated = 1;
+        decoder->offset = decoder->length;
+        png_error(png, "unexpected end of data");
+    }
+    memcpy(target, decoder->bytes + decoder->offset, count);
+    decoder->offset += count;
+}
+
+static pxp_png_status pxp_png_decoder_failure(pxp_png_decoder *decoder) {
+    return decoder->truncated ? PXP_PNG_TRUNCATED : PXP_PNG_CORRUPT;
+}
+
+pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
+    pxp_png_decoder *decoder = calloc(1, sizeof(pxp_png_decoder));
+    if (decoder == NULL) return NULL;
+    decoder->bytes = bytes;
+    decoder->length = bytes == NULL ? 0 : length;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoder->messages, pxp_png_on_error,
+                                          pxp_png_on_warning);
+    if (decoder->png == NULL) {
+        free(decoder);
+        return NULL;
+    }
+    decoder->info = png_create_info_struct(decoder->png);
+    if (decoder->info == NULL) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
+    // None of these setters can png_error, so no guard is needed here.
+    png_set_read_fn(decoder->png, decoder, pxp_png_read_from_memory);
+    png_set_user_limits(decoder->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_chunk_cache_max(decoder->png, PXP_PNG_CHUNK_CACHE_MAX);
+    png_set_chunk_malloc_max(decoder->png, PXP_PNG_CHUNK_MALLOC_MAX);
+    // A CRC mismatch is an error in every chunk, critical or ancillary: damaged data is never used.
+    png_set_crc_action(decoder->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    return decoder;
+}
+
+void pxp_png_decoder_destroy(pxp_png_decoder *decoder) {
+    if (decoder == NULL) return;
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder);
+}
+
+const char *pxp_png_decoder_message(const pxp_png_decoder *decoder) { return decoder->messages.error; }
+
+const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder) { return decoder->messages.warning; }
+
+int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder) { return decoder->messages.warning_count; }
+
+// Copies what libpng holds now; none of these getters can png_error.
+static void pxp_png_fill_metadata(pxp_png_decoder *decoder, pxp_png_info *info) {
+    png_structp png = decoder->png;
+    png_infop png_info = decoder->info;
+    info->has_trns = png_get_valid(png, png_info, PNG_INFO_tRNS) != 0;
+
+    double gamma = 0;
+    info->has_gamma = png_get_gAMA(png, png_info, &gamma) != 0;
+    info->gamma = info->has_gamma ? gamma : 0;
+
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (png_get_iCCP(png, png_info, &name, &compression, &profile, &profile_length) != 0) {
+        info->icc = profile;
+        info->icc_length = profile_length;
+    } else {
+        info->icc = NULL;
+        info->icc_length = 0;
+    }
+
+    png_bytep exif = NULL;
+    png_uint_32 exif_length = 0;
+    const int has_exif = png_get_eXIf_1(png, png_info, &exif_length, &exif) != 0 && exif != NULL;
+    info->exif = has_exif && exif_length > 0 ? exif : NULL;
+    info->exif_length = has_exif ? exif_length : 0;
+
+    png_uint_32 phys_x = 0, phys_y = 0;
+    int unit = 0;
+    info->has_phys = png_get_pHYs(png, png_info, &phys_x, &phys_y, &unit) != 0;
+    info->phys_x = phys_x;
+    info->phys_y = phys_y;
+    info->phys_unit = unit;
+}
+
+pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info) {
+    if (decoder->info_read) return PXP_PNG_FAILURE;
+    if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    png_read_info(decoder->png, decoder->info);
+    decoder->info_read = 1;
+
+    memset(info, 0, sizeof(*info));
+    info->width = png_get_image_width(decoder->png, decoder->info);
+    info->height = png_get_image_height(decoder->png, decoder->info);
+    info->bit_depth = png_get_bit_depth(decoder->png, decoder->info);
+    info->color_type = png_get_color_type(decoder->png, decoder->info);
+    info->interlaced = png_get_interlace_type(decoder->png, decoder->info) == PNG_INTERLACE_ADAM7;
+    pxp_png_fill_metadata(decoder, info);
+    return PXP_PNG_OK;
+}
+
+pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_png_output *output) {
+    if (!decoder->info_read || decoder->transforms_set) return PXP_PNG_FAILURE;
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (setjmp(png_jmpbuf(png))) return pxp_png_decoder_failure(decoder);
+
+    const int color_type = png_get_color_type(png, info);
+    const int bit_depth = png_get_bit_depth(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    // libpng widens 1/2/4-bit gray by bit replication (v * 255 / (2^depth - 1)), the stored-sample scale.
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS) != 0) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) {
+        if (!keep16) {
+            png_set_strip_16(png);  // keeps the high byte, no rounding
+        } else if (pxp_png_is_little_endian()) {
+            png_set_swap(png);  // PNG stores big-endian; callers want native order
+        }
+    }
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    decoder->transforms_set = 1;
+
+    output->channels = png_get_channels(png, info);
+    output->bit_depth = png_get_bit_depth(png, info);
+    output->row_bytes = png_get_rowbytes(png, info);
+    output->passes = passes;
+    return PXP_PNG_OK;
+}
+
+pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows, uint32_t count,
+                                 uint32_t *rows_read) {
+    *rows_read = 0;
+    if (!decoder->transforms_set) return PXP_PNG_FAILURE;
+    // `rows_read` points into the caller's memory, so its value survives the longjmp.
+    if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    for (uint32_t index = 0; index < count; index++) {
+        png_read_row(decoder->png, rows[index], NULL);
+        *rows_read = index + 1;
+    }
+    return PXP_PNG_OK;
+}
+
+pxp_png_status pxp_png_read_image(pxp_png_decoder *decoder, uint8_t *const *rows) {
+    if (!decoder->transforms_set) return PXP_PNG_FAILURE;
+    if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    png_read_image(decoder->png, (png_bytepp)rows);
+    return PXP_PNG_OK;
+}
+
+pxp_png_status pxp_png_read_end(pxp_png_decoder *decoder, pxp_png_info *info) {
+    if (!decoder->transforms_set) return PXP_PNG_FAILURE;
+    if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    png_read_end(decoder->png, decoder->info);
+    if (info != NULL) pxp_png_fill_metadata(decoder, info);
+    return PXP_PNG_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Encoder.
+
+struct pxp_png_encoder {
+    // First member, so the error pointer handed to libpng is also the encoder.
+    pxp_png_messages messages;
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+    // Owned here rather than on the stack so a longjmp cannot leak them.
+    png_bytep *rows;
+    png_structp png;
+    png_infop info;
+};
+
+static void pxp_png_write_to_memory(png_structp png, png_bytep bytes, size_t count) {
+    pxp_png_encoder *encoder = (pxp_png_encoder *)png_get_io_ptr(png);
+    if (count > SIZE_MAX - encoder->length) png_error(png, "output too large");
+    const size_t needed = encoder->length + count;
+    if (needed > encoder->capacity) {
+        size_t capacity = encoder->capacity < 4096 ? 4096 : encoder->capacity;
+        while (capacity < needed) capacity = capacity > SIZE_MAX / 2 ? needed : capacity * 2;
+        uint8_t *grown = realloc(encoder->data, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        encoder->data = grown;
+        encoder->capacity = capacity;
+    }
+    memcpy(encoder->data + encoder->length, bytes, count);
+    encoder->length = needed;
+}
+
+static void pxp_png_flush_memory(png_structp png) { (void)png; }
+
+pxp_png_encoder *pxp_png_encoder_create(void) { return calloc(1, sizeof(pxp_png_encoder)); }
+
+static void pxp_png_encoder_release_libpng(pxp_png_encoder *encoder) {
+    if (encoder->png != NULL) png_destroy_write_struct(&encoder->png, &encoder->info);
+    encoder->png = NULL;
+    encoder->info = NULL;
+    free(encoder->rows);
+    encoder->rows = NULL;
+}
+
+void pxp_png_encoder_destroy(pxp_png_encoder *encoder) {
+    if (encoder == NULL) return;
+    pxp_png_encoder_release_libpng(encoder);
+    free(encoder->data);
+    free(encoder);
+}
+
+const uint8_t *pxp_png_encoder_data(const pxp_png_encoder *encoder, size_t *length) {
+    *length = encoder->length;
+    return encoder->data;
+}
+
+const char *pxp_png_encoder_message(const pxp_png_encoder *encoder) { return encoder->messages.error; }
+
+const char *pxp_png_encoder_warning(const pxp_png_encoder *encoder) { return encoder->messages.warning; }
+
+static int pxp_png_color_type_for(int channels) {
+    switch (channels) {
+    case 1: return PNG_COLOR_TYPE_GRAY;
+    case 2: return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case 3: return PNG_COLOR_TYPE_RGB;
+    case 4: return PNG_COLOR_TYPE_RGB_ALPHA;
+    default: return -1;
+    }
+}
+
+pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_params *params,
+                              const uint8_t *pixels, size_t stride) {
+    const int color_type = pxp_png_color_type_for(params->channels);
+    if (encoder->png != NULL || color_type < 0 || (params->bit_depth != 8 && params->bit_depth != 16) ||
+        params->width == 0 || params->height == 0 || pixels == NULL) {
+        pxp_png_copy_message(encoder->messages.error, "invalid encoder parameters");
+        return PXP_PNG_FAILURE;
+    }
+    encoder->rows = malloc(sizeof(png_bytep) * params->height);
+    if (encoder->rows == NULL) {
+        pxp_png_copy_message(encoder->messages.error, "out of memory");
+        return PXP_PNG_FAILURE;
+    }
+    for (uint32_t row = 0; row < params->height; row++) encoder->rows[row] = (png_bytep)(pixels + row * stride);
+
+    encoder->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &encoder->messages, pxp_png_on_error,
+                                           pxp_png_on_warning);
+    if (encoder->png != NULL) encoder->info = png_create_info_struct(encoder->png);
+    if (encoder->png == NULL || encoder->info == NULL) {
+        pxp_png_encoder_release_libpng(encoder);
+        pxp_png_copy_message(encoder->messages.error, "out of memory");
+        return PXP_PNG_FAILURE;
+    }
+    png_structp png = encoder->png;
+    png_infop info = encoder->info;
+    if (setjmp(png_jmpbuf(png))) {
+        pxp_png_encoder_release_libpng(encoder);
+        return PXP_PNG_CORRUPT;
+    }
+    png_set_write_fn(png, encoder, pxp_png_write_to_memory, pxp_png_flush_memory);
+    png_set_IHDR(png, info, params->width, params->height, params->bit_depth, color_type,
+                 params->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, params->compression_level);
+    if (params->icc != NULL && params->icc_length > 0 && params->icc_length <= PNG_UINT_31_MAX) {
+        // libpng checks the profile; a profile that does not suit the image (a gray profile on RGB pixels
+        // from a converted image, say) is dropped with a warning instead of failing the whole encode.
+        png_set_benign_errors(png, 1);
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, params->icc,
+                     (png_uint_32)params->icc_length);
+    }
+    if (params->exif != NULL && params->exif_length > 0 && params->exif_length <= PNG_UINT_31_MAX) {
+        png_set_eXIf_1(png, info, (png_uint_32)params->exif_length, (png_bytep)params->exif);
+    }
+    png_write_info(png, info);
+    if (params->bit_depth == 16 && pxp_png_is_little_endian()) png_set_swap(png);
+    png_write_image(png, encoder->rows);
+    png_write_end(png, info);
+    pxp_png_encoder_release_libpng(encoder);
+    return PXP_PNG_OK;
+}

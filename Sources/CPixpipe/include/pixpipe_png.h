@@ -1,4 +1,137 @@
 #ifndef PIXPIPE_PNG_H
 #define PIXPIPE_PNG_H
-// STUB: the PNG codec work fills this in.
+// libpng behind setjmp guards. Every libpng call that can png_error runs inside a setjmp in C, because
+// a longjmp across Swift frames is undefined behaviour. Errors and warnings are captured into the
+// context as text, never printed. The read side is a sequence of steps (info, transforms, rows, end)
+// so that a streaming consumer can pull rows one band at a time.
+#include <stddef.h>
+#include <stdint.h>
+
+/// Result of every fallible call.
+typedef enum {
+    PXP_PNG_OK = 0,
+    /// libpng refused the data (bad chunk, CRC, zlib, IHDR values...); see the context's message.
+    PXP_PNG_CORRUPT = 1,
+    /// The input ended before libpng was done with it.
+    PXP_PNG_TRUNCATED = 2,
+    /// Out of memory, or a call made out of order.
+    PXP_PNG_FAILURE = 3,
+} pxp_png_status;
+
+/// PNG colour types, mirrored because the macros do not import into Swift as an enum.
+enum {
+    PXP_PNG_COLOR_GRAY = 0,
+    PXP_PNG_COLOR_RGB = 2,
+    PXP_PNG_COLOR_PALETTE = 3,
+    PXP_PNG_COLOR_GRAY_ALPHA = 4,
+    PXP_PNG_COLOR_RGBA = 6,
+};
+
+/// Header facts and the metadata chunks seen so far. Pointers belong to the decoder and stay valid
+/// until it is destroyed.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /// Stored bits per sample (1, 2, 4, 8 or 16; palette index depth for palette images).
+    int bit_depth;
+    /// One of PXP_PNG_COLOR_*.
+    int color_type;
+    /// 1 when Adam7-interlaced.
+    int interlaced;
+    /// 1 when a tRNS chunk is present.
+    int has_trns;
+    /// 1 when a gAMA chunk is present; `gamma` is then the file gamma (for example 0.45455).
+    int has_gamma;
+    double gamma;
+    /// The decompressed iCCP profile, or NULL.
+    const uint8_t *icc;
+    size_t icc_length;
+    /// The eXIf payload (TIFF structure), or NULL.
+    const uint8_t *exif;
+    size_t exif_length;
+    /// 1 when a pHYs chunk is present; `phys_unit` is 1 for metres, 0 for an aspect ratio only.
+    int has_phys;
+    uint32_t phys_x;
+    uint32_t phys_y;
+    int phys_unit;
+} pxp_png_info;
+
+/// The output rows once transforms are set.
+typedef struct {
+    /// Channels per output pixel (1 to 4).
+    int channels;
+    /// Bits per output sample (8 or 16).
+    int bit_depth;
+    /// Bytes per output row.
+    size_t row_bytes;
+    /// Adam7 passes needed by pxp_png_read_rows (1 when not interlaced, 7 when interlaced).
+    int passes;
+} pxp_png_output;
+
+/// A decoder over a memory buffer; the buffer must outlive it.
+typedef struct pxp_png_decoder pxp_png_decoder;
+
+/// A decoder reading `length` bytes at `bytes`, or NULL when out of memory.
+pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length);
+/// Frees the decoder and everything libpng allocated for it. NULL is allowed.
+void pxp_png_decoder_destroy(pxp_png_decoder *decoder);
+/// The last error message (empty when none).
+const char *pxp_png_decoder_message(const pxp_png_decoder *decoder);
+/// The first warning libpng reported (empty when none) and how many there were.
+const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder);
+int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder);
+
+/// Reads the signature and every chunk up to the first IDAT; fills `info`.
+pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info);
+/// Sets the transforms that give stored samples: palette and tRNS to alpha, low-bit gray to 8 bits by
+/// bit replication, 16-bit kept (native byte order) when `keep16` else reduced to the high byte,
+/// interlace handling. No gamma or colour correction. Fills `output`.
+pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_png_output *output);
+/// Reads `count` rows of the current pass into `rows`; `*rows_read` counts the rows completed, even on
+/// error. For interlaced images call it for every row of every pass, with the same row buffers.
+pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows, uint32_t count,
+                                 uint32_t *rows_read);
+/// Reads the whole image (every pass) into `rows` (one pointer per image row).
+pxp_png_status pxp_png_read_image(pxp_png_decoder *decoder, uint8_t *const *rows);
+/// Reads the chunks after the image data up to IEND; refreshes the metadata in `info` (eXIf may follow
+/// IDAT). `info` may be NULL.
+pxp_png_status pxp_png_read_end(pxp_png_decoder *decoder, pxp_png_info *info);
+
+/// What to write.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /// 1 to 4 channels: gray, gray+alpha, RGB, RGBA.
+    int channels;
+    /// 8 or 16; 16-bit samples are in native byte order and swapped to big-endian as needed.
+    int bit_depth;
+    /// zlib level 0 to 9.
+    int compression_level;
+    /// 1 to write Adam7.
+    int interlaced;
+    /// An ICC profile to store in iCCP, or NULL.
+    const uint8_t *icc;
+    size_t icc_length;
+    /// An EXIF block (TIFF structure) to store in eXIf, or NULL.
+    const uint8_t *exif;
+    size_t exif_length;
+} pxp_png_encode_params;
+
+/// An encoder writing into a growing memory buffer.
+typedef struct pxp_png_encoder pxp_png_encoder;
+
+/// A new encoder, or NULL when out of memory.
+pxp_png_encoder *pxp_png_encoder_create(void);
+/// Frees the encoder and its output buffer. NULL is allowed.
+void pxp_png_encoder_destroy(pxp_png_encoder *encoder);
+/// Encodes `pixels` (`height` rows of `stride` bytes). On success the file is at pxp_png_encoder_data.
+pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_params *params,
+                              const uint8_t *pixels, size_t stride);
+/// The encoded bytes; valid until the encoder is destroyed.
+const uint8_t *pxp_png_encoder_data(const pxp_png_encoder *encoder, size_t *length);
+/// The last error message (empty when none).
+const char *pxp_png_encoder_message(const pxp_png_encoder *encoder);
+/// The first warning libpng reported (empty when none), for example a refused ICC profile.
+const char *pxp_png_encoder_warning(const pxp_png_encoder *encoder);
+
 #endif

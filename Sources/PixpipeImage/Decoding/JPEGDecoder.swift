@@ -1,10 +1,101 @@
-// STUB: replaced by the JPEG codec work.
+/// Decodes JPEG through the system libjpeg-turbo.
+///
+/// Output is `.gray8` for one-channel files and `.rgb8` for every other (YCbCr, RGB, CMYK, YCCK),
+/// with libjpeg's defaults (ISLOW DCT, fancy upsampling), so full-size pixels equal libjpeg-turbo's
+/// reference decode. 12-bit and lossless files are refused as unsupported features.
 enum JPEGDecoder {
+    /// Rows decoded between two checks for warnings, so strict decoding of damaged data stops early.
+    private static let rowsPerBatch = 64
+
+    /// Decodes `bytes` at the scale `options.jpegScale` asks for.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-        throw .unsupportedFeature(format: .jpeg, feature: "not implemented yet")
+        let strict = options.strictness == .strict
+        let reader = try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
+        if strict { try reader.throwIfWarned() }
+        try checkPrecision(reader)
+        var metadata = reader.metadata()
+        let numerator = options.jpegScale.numerator(width: Int(reader.header.width), height: Int(reader.header.height))
+        let space = reader.outputSpace
+        let (width, height) = try reader.configure(scaleNumerator: numerator, space: space)
+        // The limit applies to what is allocated, so a reduced-size decode of a huge file can pass.
+        try options.checkPixels(width: width, height: height)
+        guard width > 0, height > 0 else { throw .corrupt(format: .jpeg, reason: "image has no pixels") }
+
+        _ = try reader.start()
+        if strict { try reader.throwIfWarned() }
+        var image = Image(width: width, height: height, pixelFormat: reader.outputPixelFormat)
+        if space == .cmyk {
+            try readCMYKRows(reader, into: &image, strict: strict)
+        } else {
+            try readRows(reader, into: &image, strict: strict)
+        }
+        do {
+            try reader.finish()
+        } catch {
+            // Every row is already decoded: in lenient mode a damaged tail is only worth a warning.
+            if strict { throw error }
+            metadata.warnings.append(DecodeWarning(kind: .corrupt, message: error.description))
+        }
+        if strict { try reader.throwIfWarned() }
+        metadata.warnings = reader.warnings + metadata.warnings
+        image.metadata = metadata
+        return image
     }
 
+    /// Reads the header only: size, pixel format and metadata, without decompressing.
     static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
-        throw .unsupportedFeature(format: .jpeg, feature: "not implemented yet")
+        let reader = try JPEGReader(bytes: bytes, pixelLimit: nil)
+        try checkPrecision(reader)
+        return ImageInfo(
+            format: .jpeg, width: Int(reader.header.width), height: Int(reader.header.height),
+            pixelFormat: reader.outputPixelFormat, metadata: reader.metadata())
+    }
+
+    /// Refuses what the 8-bit library would misread; Debian's build already stops 12-bit in the header.
+    private static func checkPrecision(_ reader: JPEGReader) throws(ImageDecodingError) {
+        let precision = Int(reader.header.data_precision)
+        if precision != 8 { throw .unsupportedFeature(format: .jpeg, feature: "\(precision)-bit samples") }
+    }
+
+    /// Decodes gray or RGB rows straight into the image.
+    private static func readRows(_ reader: JPEGReader, into image: inout Image, strict: Bool)
+        throws(ImageDecodingError)
+    {
+        let height = image.height
+        let stride = image.bytesPerRow
+        try image.withUnsafeMutableBytes { (pixels) throws(ImageDecodingError) in
+            while reader.nextRow < height {
+                let row = reader.nextRow
+                let count = min(rowsPerBatch, height - row)
+                let window = UnsafeMutableRawBufferPointer(rebasing: pixels[(row * stride)..<((row + count) * stride)])
+                if try reader.readRows(into: window, stride: stride, count: count) == 0 {
+                    throw .corrupt(format: .jpeg, reason: "decoder produced no rows")
+                }
+                if strict { try reader.throwIfWarned() }
+            }
+        }
+    }
+
+    /// Decodes CMYK rows into a scratch buffer and converts each batch to RGB.
+    private static func readCMYKRows(_ reader: JPEGReader, into image: inout Image, strict: Bool)
+        throws(ImageDecodingError)
+    {
+        let width = image.width
+        let height = image.height
+        let inverted = reader.header.saw_adobe != 0
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * rowsPerBatch, alignment: 1)
+        defer { scratch.deallocate() }
+        try image.withUnsafeMutableBytes { (pixels) throws(ImageDecodingError) in
+            while reader.nextRow < height {
+                let row = reader.nextRow
+                let read = try reader.readRows(into: scratch, stride: width * 4, count: min(rowsPerBatch, height - row))
+                if read == 0 { throw .corrupt(format: .jpeg, reason: "decoder produced no rows") }
+                let target = UnsafeMutableRawBufferPointer(
+                    rebasing: pixels[(row * width * 3)..<((row + read) * width * 3)])
+                CMYKConverter.convert(
+                    UnsafeRawBufferPointer(scratch), into: target, pixelCount: width * read, inverted: inverted)
+                if strict { try reader.throwIfWarned() }
+            }
+        }
     }
 }

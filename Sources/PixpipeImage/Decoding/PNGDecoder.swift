@@ -1,10 +1,101 @@
-// STUB: replaced by the PNG codec work.
+import CPixpipe
+
+/// Decodes PNG through libpng into the stored samples.
+///
+/// Palettes and tRNS are expanded (tRNS becomes an alpha channel), 1/2/4-bit gray is widened by bit
+/// replication, 16-bit samples are kept in native byte order when ``DecodeOptions/keeps16Bit`` is set
+/// and otherwise reduced to their high byte. No gamma or colour correction is applied; gray stays gray.
+/// Adam7 images are de-interlaced. CRC errors in any chunk are errors.
 enum PNGDecoder {
+    /// Decodes a whole PNG; the pixel limit is checked against the header before any pixel buffer exists.
+    ///
+    /// In lenient mode, damage or truncation in the image data gives the rows decoded so far (missing
+    /// rows zero) with a ``DecodeWarning``; damage before the image data always throws.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-        throw .unsupportedFeature(format: .png, feature: "not implemented yet")
+        let reader = try PNGReader(bytes: bytes)
+        let header = try reader.readHeader()
+        try options.checkPixels(width: header.width, height: header.height)
+        let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
+        guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
+            throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
+        }
+
+        var pixels = [UInt8](repeating: 0, count: output.bytesPerRow * header.height)
+        var warnings: [DecodeWarning] = []
+        var chunks = header.chunks
+        let pixelFailure = pixels.withUnsafeMutableBytes { raw in
+            readPixels(reader, into: raw, header: header, output: output)
+        }
+        if let pixelFailure {
+            guard options.strictness == .lenient else { throw pixelFailure.error }
+            warnings.append(pixelFailure.warning(height: header.height, isInterlaced: header.isInterlaced))
+        } else {
+            do {
+                chunks = try reader.readEnd()
+            } catch {
+                guard options.strictness == .lenient else { throw error }
+                warnings.append(PNGDecoder.RowFailure(error: error, rowsRead: header.height).warning())
+            }
+        }
+
+        var metadata = baseMetadata(header)
+        chunks.apply(to: &metadata)
+        metadata.warnings = warnings
+        return Image(
+            width: header.width, height: header.height, pixelFormat: output.pixelFormat, pixels: pixels,
+            metadata: metadata)
     }
 
+    /// Reads the header and the chunks before the image data, without decoding pixels.
     static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
-        throw .unsupportedFeature(format: .png, feature: "not implemented yet")
+        let reader = try PNGReader(bytes: bytes)
+        let header = try reader.readHeader()
+        var metadata = baseMetadata(header)
+        header.chunks.apply(to: &metadata)
+        return ImageInfo(
+            format: .png, width: header.width, height: header.height, pixelFormat: defaultPixelFormat(header),
+            metadata: metadata)
+    }
+
+    /// The pixel format a decode that keeps 16 bits produces for `header`.
+    static func defaultPixelFormat(_ header: PNGReader.Header) -> PixelFormat {
+        let layout: PixelLayout
+        switch header.colorType {
+        case Int32(PXP_PNG_COLOR_GRAY): layout = header.hasTransparency ? .grayAlpha : .gray
+        case Int32(PXP_PNG_COLOR_GRAY_ALPHA): layout = .grayAlpha
+        case Int32(PXP_PNG_COLOR_RGBA): layout = .rgba
+        default: layout = header.hasTransparency ? .rgba : .rgb  // RGB and palette
+        }
+        return PixelFormat(layout: layout, bitsPerSample: header.bitDepth == 16 ? 16 : 8)
+    }
+
+    private static func baseMetadata(_ header: PNGReader.Header) -> ImageMetadata {
+        ImageMetadata(sourceFormat: .png, sourceBitDepth: header.bitDepth, isInterlaced: header.isInterlaced)
+    }
+
+    /// Reads every row into `raw`; returns the failure instead of throwing so the caller can be lenient.
+    private static func readPixels(
+        _ reader: PNGReader, into raw: UnsafeMutableRawBufferPointer, header: PNGReader.Header,
+        output: PNGReader.Output
+    ) -> RowFailure? {
+        guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return RowFailure(error: .corrupt(format: .png, reason: "no pixel buffer"), rowsRead: 0)
+        }
+        let rows: [UnsafeMutablePointer<UInt8>?] = (0..<header.height).map { base + $0 * output.bytesPerRow }
+        if output.passes > 1 {
+            // Rows of an interlaced image fill in over seven passes, so a row count means little here.
+            do throws(ImageDecodingError) {
+                try reader.readImage(rows)
+            } catch {
+                return RowFailure(error: error, rowsRead: 0)
+            }
+            return nil
+        }
+        do throws(PNGReader.RowFailure) {
+            try reader.readRows(rows)
+        } catch {
+            return RowFailure(error: error.error, rowsRead: error.rowsRead)
+        }
+        return nil
     }
 }

@@ -1,0 +1,158 @@
+import CPixpipe
+
+/// libjpeg's decompressor over bytes in memory, one step at a time, so callers can pull rows.
+///
+/// The steps run in order: `init` reads the header, then ``configure(scaleNumerator:space:)``,
+/// ``start()``, ``readRows(into:stride:count:)`` until every row is read, and ``finish()``.
+/// A step that fails leaves the reader unusable. The bytes given to `init` must stay valid
+/// (and unchanged) for the reader's whole life: libjpeg reads them in place.
+final class JPEGReader {
+    /// The colour space rows are produced in.
+    enum OutputSpace {
+        /// One 8-bit sample per pixel.
+        case gray
+        /// Three 8-bit samples per pixel.
+        case rgb
+        /// Four 8-bit samples per pixel, as stored (Adobe files store them inverted).
+        case cmyk
+
+        var code: Int32 {
+            switch self {
+            case .gray: Int32(PXP_JPEG_SPACE_GRAY)
+            case .rgb: Int32(PXP_JPEG_SPACE_RGB)
+            case .cmyk: Int32(PXP_JPEG_SPACE_CMYK)
+            }
+        }
+    }
+
+    /// The decoder handle; owned, freed in `deinit`.
+    private let handle: OpaquePointer
+    /// What the header says.
+    let header: pxp_jpeg_header
+
+    /// The pixel limit libjpeg's own memory is derived from, reported when that memory runs out.
+    private let pixelLimit: Int?
+
+    /// Opens `bytes` and reads the header.
+    ///
+    /// libjpeg's own allocations (a progressive file keeps every DCT coefficient of the full-size
+    /// image, whatever the output scale) are capped at 8 bytes per pixel of `pixelLimit` plus 64 MiB.
+    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw .truncated(format: .jpeg, reason: "empty input")
+        }
+        guard let handle = pxp_jpeg_decoder_create(base.assumingMemoryBound(to: UInt8.self), bytes.count) else {
+            throw .corrupt(format: .jpeg, reason: "out of memory creating the decoder")
+        }
+        self.handle = handle
+        self.pixelLimit = pixelLimit
+        if let pixelLimit {
+            let slack = 64 << 20
+            let (perPixel, overflow) = max(0, pixelLimit).multipliedReportingOverflow(by: 8)
+            pxp_jpeg_decoder_set_memory_limit(handle, overflow || perPixel > Int.max - slack ? Int.max : perPixel + slack)
+        }
+        var header = pxp_jpeg_header()
+        let status = pxp_jpeg_decoder_read_header(handle, &header)
+        self.header = header
+        if status != PXP_JPEG_OK { throw failure() }
+    }
+
+    deinit { pxp_jpeg_decoder_destroy(handle) }
+
+    /// The TIFF block of the first EXIF APP1 marker, if any.
+    func exifBlock() -> [UInt8]? {
+        let prefix: [UInt8] = Array("Exif".utf8) + [0, 0]
+        var length = 0
+        guard let payload = pxp_jpeg_decoder_find_app1(handle, prefix, prefix.count, &length) else { return nil }
+        return EXIFReader.tiffBlock(app1Payload: UnsafeBufferPointer(start: payload, count: length))
+    }
+
+    /// The ICC profile reassembled from APP2 markers, if present and well-formed.
+    func iccProfile() -> [UInt8]? {
+        var length = 0
+        guard let profile = pxp_jpeg_decoder_copy_icc_profile(handle, &length) else { return nil }
+        defer { pxp_jpeg_free(profile) }
+        return Array(UnsafeBufferPointer(start: profile, count: length))
+    }
+
+    /// Sets the scale (`scaleNumerator`/8) and output space; returns the output size.
+    func configure(scaleNumerator: Int, space: OutputSpace) throws(ImageDecodingError) -> (width: Int, height: Int) {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        guard pxp_jpeg_decoder_configure(handle, Int32(scaleNumerator), space.code, &width, &height) == PXP_JPEG_OK
+        else { throw failure() }
+        return (Int(width), Int(height))
+    }
+
+    /// Starts decompression and returns the samples per output pixel.
+    func start() throws(ImageDecodingError) -> Int {
+        var components: Int32 = 0
+        guard pxp_jpeg_decoder_start(handle, &components) == PXP_JPEG_OK else { throw failure() }
+        return Int(components)
+    }
+
+    /// Reads up to `count` rows into `buffer`, `stride` bytes apart; returns how many were read.
+    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, count: Int) throws(ImageDecodingError)
+        -> Int
+    {
+        precondition(buffer.count >= stride * count, "row buffer too small")
+        guard let base = buffer.baseAddress else { return 0 }
+        var read: UInt32 = 0
+        let status = pxp_jpeg_decoder_read_rows(
+            handle, base.assumingMemoryBound(to: UInt8.self), stride, UInt32(count), &read)
+        guard status == PXP_JPEG_OK else { throw failure() }
+        return Int(read)
+    }
+
+    /// The index of the next row ``readRows(into:stride:count:)`` produces.
+    var nextRow: Int { Int(pxp_jpeg_decoder_next_row(handle)) }
+
+    /// Reads to the end of the image; stops early without error when rows were left unread.
+    func finish() throws(ImageDecodingError) {
+        guard pxp_jpeg_decoder_finish(handle) == PXP_JPEG_OK else { throw failure() }
+    }
+
+    /// The truncation and corrupt-data warnings libjpeg emitted so far (the first few, plus a count).
+    var warnings: [DecodeWarning] {
+        let count = Int(pxp_jpeg_decoder_warning_count(handle))
+        var warnings: [DecodeWarning] = []
+        for index in 0..<min(count, Int(PXP_JPEG_MAX_WARNINGS)) {
+            let kind: DecodeWarning.Kind =
+                pxp_jpeg_decoder_warning_kind(handle, Int32(index)) == PXP_JPEG_WARNING_TRUNCATED
+                ? .truncated : .corrupt
+            let message = String(cString: pxp_jpeg_decoder_warning_message(handle, Int32(index)))
+            warnings.append(DecodeWarning(kind: kind, message: message))
+        }
+        if count > Int(PXP_JPEG_MAX_WARNINGS) {
+            let more = count - Int(PXP_JPEG_MAX_WARNINGS)
+            warnings.append(DecodeWarning(kind: .corrupt, message: "\(more) more warnings"))
+        }
+        return warnings
+    }
+
+    /// Throws the first warning as an error: what strict decoding does with damaged data.
+    func throwIfWarned() throws(ImageDecodingError) {
+        guard let first = warnings.first else { return }
+        switch first.kind {
+        case .truncated: throw .truncated(format: .jpeg, reason: first.message)
+        case .corrupt: throw .corrupt(format: .jpeg, reason: first.message)
+        }
+    }
+
+    /// The typed error for the step that just failed.
+    private func failure() -> ImageDecodingError {
+        let message = String(cString: pxp_jpeg_decoder_error_message(handle))
+        switch Int(pxp_jpeg_decoder_error_kind(handle)) {
+        case Int(PXP_JPEG_ERROR_UNSUPPORTED):
+            return .unsupportedFeature(format: .jpeg, feature: message)
+        case Int(PXP_JPEG_ERROR_MEMORY):
+            return .tooLarge(width: Int(header.width), height: Int(header.height), limit: pixelLimit ?? 0)
+        default:
+            // Running out of data shows first as a warning, then as the error it leads to.
+            if let truncation = warnings.first(where: { $0.kind == .truncated }) {
+                return .truncated(format: .jpeg, reason: "\(truncation.message): \(message)")
+            }
+            return .corrupt(format: .jpeg, reason: message)
+        }
+    }
+}

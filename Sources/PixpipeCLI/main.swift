@@ -1,4 +1,3 @@
-// STUB: the CLI work fills this in.
-import Pixpipe
+import Foundation
 
-print("pixpipe")
+exit(PixpipeTool().run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,53 @@
+/// The options and positional arguments of one command line, with typed accessors that throw ``UsageError``.
+struct ParsedArguments: Sendable, Hashable {
+    /// The arguments that are not options, in order.
+    var positionals: [String] = []
+    /// Every value given to each value option, by long name, in order.
+    private var values: [String: [String]] = [:]
+    /// The long names of the switches present.
+    private var flags: Set<String> = []
+
+    /// Records one occurrence of `option`; `value` is `nil` for switches.
+    mutating func record(_ option: OptionSpec, value: String?) {
+        if let value {
+            values[option.name, default: []].append(value)
+        } else {
+            flags.insert(option.name)
+        }
+    }
+
+    /// Whether the switch `name` was given.
+    func isSet(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of option `name`; when it was given several times, the last one wins, as in most tools.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    /// The value of option `name` as an integer within `range`, or `nil` when absent.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            let expected =
+                range.upperBound == Int.max
+                ? "an integer of at least \(range.lowerBound)"
+                : "an integer from \(range.lowerBound) to \(range.upperBound)"
+            throw .invalidValue(option: "--\(name)", value: text, expected: expected)
+        }
+        return number
+    }
+
+    /// The value of option `name` read by `convert`, or `nil` when absent; `expected` describes valid values.
+    func parsed<T>(_ name: String, expected: String, _ convert: (String) -> T?) throws(UsageError) -> T? {
+        guard let text = value(name) else { return nil }
+        guard let result = convert(text) else {
+            throw .invalidValue(option: "--\(name)", value: text, expected: expected)
+        }
+        return result
+    }
+
+    /// The positional arguments, checked to be exactly as many as `names` (used in messages as `IN`, `OUT`...).
+    func positionals(named names: [String]) throws(UsageError) -> [String] {
+        if positionals.count < names.count { throw .missingArgument(names[positionals.count]) }
+        if positionals.count > names.count { throw .unexpectedArgument(positionals[names.count]) }
+        return positionals
+    }
+}

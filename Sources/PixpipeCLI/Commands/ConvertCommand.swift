@@ -1,0 +1,81 @@
+import Foundation
+import Pixpipe
+
+/// `pixpipe convert IN OUT`: decodes one image and writes it in another format, atomically.
+struct ConvertCommand: Command {
+    let name = "convert"
+    let summary = "Convert an image to PNG, JPEG, PGM/PPM or PAM."
+    let usage = "pixpipe convert [OPTIONS] IN OUT"
+    let details = """
+        The input format is read from the bytes; the output format from OUT's extension (.png .jpg .jpeg
+        .ppm .pgm .pnm .pam) or from --format, which wins when both are given. IN '-' reads standard input;
+        OUT '-' writes standard output and then needs --format.
+        The EXIF orientation is applied by default, so the output is upright; --no-orient keeps the stored
+        pixel order (and the orientation tag, where the output format carries EXIF).
+        OUT is replaced if it exists. It is written to a temporary file beside it, synced, then renamed, so a
+        failed conversion leaves OUT as it was and no partial file behind.
+        Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
+        keeps alpha. 16-bit samples (with --keep-16-bit) are written big-endian with MAXVAL 65535.
+
+        Examples:
+          pixpipe convert photo.png photo.jpg --quality 90
+          pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
+        """
+    let options: [OptionSpec] = [
+        .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
+        .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+        .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
+        .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
+        .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+        .flag("strip", help: "Drop the ICC profile and EXIF data."),
+        .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
+        .value(
+            "max-pixels", placeholder: "N",
+            help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+    ]
+
+    func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let paths = try arguments.positionals(named: ["IN", "OUT"])
+        let settings = try ConvertSettings(arguments, input: paths[0], output: paths[1])
+        for warning in settings.ignoredOptionWarnings { console.warning(warning) }
+        let source = InputSource(argument: paths[0])
+        do {
+            var image = try source.decode(options: settings.decodeOptions)
+            for warning in image.metadata.warnings { console.warning("\(source.displayName): \(warning)") }
+            if settings.appliesOrientation { image = image.applyingOrientation() }
+            if settings.strips {
+                image.metadata.iccProfile = nil
+                image.metadata.exif = nil
+            }
+            let data = try encode(image, settings: settings)
+            if paths[1] == "-" {
+                try console.writeOutput(data)
+            } else {
+                try AtomicFileWriter.write(data, to: paths[1])
+            }
+            return .success
+        } catch {
+            console.error(String(describing: error), context: "convert: \(source.displayName)")
+            return .failure
+        }
+    }
+
+    private func encode(_ image: Image, settings: ConvertSettings) throws(ImageEncodingError) -> Data {
+        switch settings.format {
+        case .png:
+            try image.encoded(
+                as: .png(
+                    PNGEncodeOptions(
+                        interlaced: settings.progressive, includesICCProfile: !settings.strips,
+                        includesEXIF: !settings.strips)))
+        case .jpeg:
+            try image.encoded(
+                as: .jpeg(
+                    JPEGEncodeOptions(
+                        quality: settings.quality, progressive: settings.progressive,
+                        includesICCProfile: !settings.strips, includesEXIF: !settings.strips)))
+        case .ppm: NetpbmEncoder.encode(image, as: .pnm)
+        case .pam: NetpbmEncoder.encode(image, as: .pam)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Pixpipe
+
+/// The options of one `pixpipe convert` run, validated and resolved to what the codecs take.
+struct ConvertSettings: Sendable, Hashable {
+    /// The format to write.
+    let format: OutputFormat
+    /// JPEG quality, 1 to 100.
+    let quality: Int
+    /// Progressive JPEG or interlaced PNG.
+    let progressive: Bool
+    /// Apply the EXIF orientation to the pixels (the default).
+    let appliesOrientation: Bool
+    /// Drop the ICC profile and EXIF data.
+    let strips: Bool
+    /// Limits, depth and strictness for the decoder.
+    let decodeOptions: DecodeOptions
+    /// Options given that do nothing for this output format, explained for stderr.
+    let ignoredOptionWarnings: [String]
+
+    /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
+    init(_ arguments: ParsedArguments, input: String, output: String) throws(UsageError) {
+        let named = try arguments.parsed("format", expected: "png, jpeg, ppm or pam") { OutputFormat(name: $0) }
+        if let named {
+            format = named
+        } else if output == "-" {
+            throw .missingOption("--format", reason: "when OUT is '-' (standard output)")
+        } else if let inferred = OutputFormat(path: output) {
+            format = inferred
+        } else {
+            throw .unrecognizedExtension(path: output, supported: OutputFormat.knownExtensions)
+        }
+        let givenQuality = try arguments.integer("quality", in: 1...100)
+        quality = givenQuality ?? JPEGEncodeOptions().quality
+        progressive = arguments.isSet("progressive")
+        appliesOrientation = !arguments.isSet("no-orient")
+        strips = arguments.isSet("strip")
+        let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
+        decodeOptions = DecodeOptions(
+            pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
+            keeps16Bit: arguments.isSet("keep-16-bit"),
+            strictness: arguments.isSet("lenient") ? .lenient : .strict)
+
+        var warnings: [String] = []
+        if givenQuality != nil && format != .jpeg {
+            warnings.append("--quality only applies to JPEG output; ignored for \(format.rawValue)")
+        }
+        if progressive && (format == .ppm || format == .pam) {
+            warnings.append("--progressive does not apply to \(format.rawValue) output; ignored")
+        }
+        ignoredOptionWarnings = warnings
+    }
+}

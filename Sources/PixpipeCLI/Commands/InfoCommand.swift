@@ -1,0 +1,42 @@
+import Pixpipe
+
+/// `pixpipe info FILE...`: what each image's header says, without decoding its pixels.
+struct InfoCommand: Command {
+    let name = "info"
+    let summary = "Show format, size, pixel format, bit depth, interlacing, orientation and ICC of images."
+    let usage = "pixpipe info [OPTIONS] FILE..."
+    let details = """
+        Only headers are read, so the pixel limit does not apply. FILE '-' reads standard input.
+        Files that cannot be read are reported on standard error (and as records with 'error' and
+        'errorKind' under --json) and do not stop the others; the exit status is then 1.
+        With --json each file gives one JSON object per line, with the keys path, format, width, height,
+        channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes, and
+        gamma and dotsPerInch when the file states them. Width and height are as stored, before orientation.
+        """
+    let options: [OptionSpec] = [
+        .flag("json", help: "Print one JSON object per file and line (JSON Lines).")
+    ]
+
+    func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        guard !arguments.positionals.isEmpty else { throw .missingArgument("FILE") }
+        let json = arguments.isSet("json")
+        let encoder = JSONLineEncoder()
+        // Headers allocate no pixels, so the pixel limit would only hide facts about huge images.
+        let options = DecodeOptions(pixelLimit: nil)
+        var status = ExitStatus.success
+        for argument in arguments.positionals {
+            let source = InputSource(argument: argument)
+            do {
+                let record = InfoRecord(path: source.displayName, info: try source.info(options: options))
+                console.printLine(json ? encoder.line(for: record) : record.humanLine)
+            } catch {
+                status = .failure
+                console.error(error.description, context: "info: \(source.displayName)")
+                if json {
+                    console.printLine(encoder.line(for: InfoFailureRecord(path: source.displayName, error: error)))
+                }
+            }
+        }
+        return status
+    }
+}

@@ -1,0 +1,82 @@
+import Pixpipe
+
+/// What `pixpipe info` reports about one image: a JSON Lines record, or one human-readable line.
+struct InfoRecord: Encodable, Sendable, Hashable {
+    /// The path as given on the command line (`-` for standard input).
+    let path: String
+    /// `png` or `jpeg`.
+    let format: String
+    /// Stored width in pixels (before orientation).
+    let width: Int
+    /// Stored height in pixels (before orientation).
+    let height: Int
+    /// Channels a default decode produces (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA).
+    let channels: Int
+    /// The pixel format a default decode produces, such as `rgba8` or `gray16`.
+    let pixelFormat: String
+    /// Bits per sample in the file (1, 2, 4, 8, 12 or 16).
+    let bitDepth: Int
+    /// Whether the image has an alpha channel.
+    let alpha: Bool
+    /// Adam7 interlacing (PNG) or progressive coding (JPEG).
+    let interlaced: Bool
+    /// The EXIF orientation, 1 to 8 (1 when the file has none).
+    let orientation: Int
+    /// The size of the embedded ICC profile in bytes; 0 when there is none.
+    let iccProfileBytes: Int
+    /// The PNG `gAMA` value, when present.
+    let gamma: Double?
+    /// The physical resolution, when the file states one.
+    let dotsPerInch: ImageMetadata.Resolution?
+
+    /// The record of `info` read from `path`.
+    init(path: String, info: ImageInfo) {
+        self.path = path
+        format = info.format.rawValue
+        width = info.width
+        height = info.height
+        channels = info.pixelFormat.channels
+        pixelFormat = info.pixelFormat.description
+        bitDepth = info.metadata.sourceBitDepth ?? info.pixelFormat.bitsPerSample
+        alpha = info.pixelFormat.layout.hasAlpha
+        interlaced = info.metadata.isInterlaced
+        orientation = info.metadata.orientation.rawValue
+        iccProfileBytes = info.metadata.iccProfile?.count ?? 0
+        gamma = info.metadata.gamma
+        dotsPerInch = info.metadata.dotsPerInch
+    }
+
+    /// One line for people, such as
+    /// `photo.jpg: jpeg 1800x1200 rgb8, 8-bit, progressive, orientation 6 (rotate 90° clockwise), ICC 3144 bytes`.
+    var humanLine: String {
+        var parts = ["\(format) \(width)x\(height) \(pixelFormat)", "\(bitDepth)-bit"]
+        switch (format, interlaced) {
+        case ("jpeg", true): parts.append("progressive")
+        case ("jpeg", false): parts.append("baseline")
+        case (_, true): parts.append("interlaced")
+        case (_, false): parts.append("not interlaced")
+        }
+        parts.append("orientation \(orientation) (\(Self.orientationMeaning(orientation)))")
+        parts.append(iccProfileBytes > 0 ? "ICC \(iccProfileBytes) bytes" : "no ICC")
+        if let gamma { parts.append("gamma \(gamma)") }
+        if let dotsPerInch { parts.append("\(Self.decimal(dotsPerInch.x))x\(Self.decimal(dotsPerInch.y)) dpi") }
+        return "\(path): " + parts.joined(separator: ", ")
+    }
+
+    private static func orientationMeaning(_ value: Int) -> String {
+        switch value {
+        case 2: "mirrored"
+        case 3: "rotate 180°"
+        case 4: "flipped vertically"
+        case 5: "transposed"
+        case 6: "rotate 90° clockwise"
+        case 7: "transversed"
+        case 8: "rotate 90° counter-clockwise"
+        default: "upright"
+        }
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,70 @@
+/// The inner loops of resampling, on rows of working floats.
+enum RowKernels {
+    /// `destination[i] = Σ weights[k] * rows[k][i]` for `i` in `0..<length`.
+    ///
+    /// Two rows per sweep halve the traffic through `destination`; the element-wise loops vectorize.
+    static func sumRows(
+        _ rows: [UnsafePointer<Float>?], count: Int, weights: UnsafePointer<Float>, length: Int,
+        into destination: UnsafeMutablePointer<Float>
+    ) {
+        guard let first = rows[0] else { return }
+        let firstWeight = weights[0]
+        var tap = 1
+        if count >= 2, let second = rows[1] {
+            let secondWeight = weights[1]
+            for index in 0..<length { destination[index] = firstWeight * first[index] + secondWeight * second[index] }
+            tap = 2
+        } else {
+            for index in 0..<length { destination[index] = firstWeight * first[index] }
+        }
+        while tap + 1 < count {
+            guard let rowA = rows[tap], let rowB = rows[tap + 1] else { return }
+            let weightA = weights[tap]
+            let weightB = weights[tap + 1]
+            for index in 0..<length { destination[index] += weightA * rowA[index] + weightB * rowB[index] }
+            tap += 2
+        }
+        if tap < count, let last = rows[tap] {
+            let weight = weights[tap]
+            for index in 0..<length { destination[index] += weight * last[index] }
+        }
+    }
+
+    /// Filters one row of `weights.inputSize` pixels into `weights.outputSize` pixels.
+    ///
+    /// `source` must be followed by four readable floats (zero padding): pixels are loaded as SIMD4
+    /// vectors, and one-channel rows take four taps per load (the padded weights are zero).
+    static func filterHorizontally(
+        _ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, weights: ResampleWeights,
+        channels: Int
+    ) {
+        weights.values.withUnsafeBufferPointer { buffer in
+            guard let weightBase = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(source)
+            let floatSize = MemoryLayout<Float>.size
+            for output in 0..<weights.outputSize {
+                let start = weights.starts[output]
+                let count = weights.counts[output]
+                let tapWeights = weightBase + output * weights.stride
+                if channels == 1 {
+                    var sum = SIMD4<Float>(repeating: 0)
+                    for tap in Swift.stride(from: 0, to: count, by: 4) {
+                        let samples = raw.loadUnaligned(fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
+                        let taps = UnsafeRawPointer(tapWeights + tap).loadUnaligned(as: SIMD4<Float>.self)
+                        sum += samples * taps
+                    }
+                    destination[output] = sum.sum()
+                } else {
+                    var sum = SIMD4<Float>(repeating: 0)
+                    var offset = start * channels * floatSize
+                    for tap in 0..<count {
+                        sum += tapWeights[tap] * raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                        offset += channels * floatSize
+                    }
+                    let out = destination + output * channels
+                    for channel in 0..<channels { out[channel] = sum[channel] }
+                }
+            }
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-
-// STUB: replaced by the CLI tests.
-@Test func cliPlaceholder() {}

@@ -49,7 +49,8 @@ enum RowKernels {
                 if channels == 1 {
                     var sum = SIMD4<Float>(repeating: 0)
                     for tap in Swift.stride(from: 0, to: count, by: 4) {
-                        let samples = raw.loadUnaligned(fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
+                        let samples = raw.loadUnaligned(
+                            fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
                         let taps = UnsafeRawPointer(tapWeights + tap).loadUnaligned(as: SIMD4<Float>.self)
                         sum += samples * taps
                     }

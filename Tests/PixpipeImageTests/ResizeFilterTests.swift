@@ -114,3 +114,29 @@ import Testing
         #expect(try image.resized(width: 8, height: 8) == image)
     }
 }
+
+@Suite struct ResamplerRingTests {
+    @Test(arguments: [true, false])
+    func aRingSmallerThanTheWindowGivesTheSamePixels(wide: Bool) throws {
+        // Downscaling 90 rows to 3 makes windows of 60 to 90 rows: far more than a two-row ring.
+        let image = SyntheticImages.smooth(width: wide ? 40 : 8, height: 90, format: .rgba8)
+        let outputWidth = wide ? 30 : 3
+        var resampler = Resampler(
+            sourceWidth: image.width, sourceHeight: image.height, outputWidth: outputWidth, outputHeight: 3,
+            format: image.pixelFormat, filter: .lanczos3, linearLight: false)
+        var roomy = Image(width: outputWidth, height: 3, pixelFormat: .rgba8)
+        var tight = roomy
+        image.withUnsafeBytes { source in
+            roomy.withUnsafeMutableBytes {
+                resampler.resampleRows(0..<3, source: source.baseAddress!, destination: $0.baseAddress!)
+            }
+            resampler.ringByteBudget = 1
+            tight.withUnsafeMutableBytes {
+                resampler.resampleRows(0..<3, source: source.baseAddress!, destination: $0.baseAddress!)
+            }
+        }
+        #expect(resampler.vertical.maximumCount > 50)
+        #expect(tight.pixels == roomy.pixels)
+        #expect(try image.resized(width: outputWidth, height: 3).pixels == roomy.pixels)
+    }
+}

@@ -27,14 +27,20 @@ struct Resampler: Sendable {
         vertical = ResampleWeights(filter: filter, inputSize: sourceHeight, outputSize: outputHeight)
         codec = SampleCodec(format: format, linearLight: linearLight)
         // Multiply-adds of each order; the horizontal pass counts double as it vectorizes less well.
-        let channels = format.channels
-        let verticalThenHorizontal =
+        var verticalThenHorizontal =
             outputHeight * sourceWidth * vertical.maximumCount + 2 * outputHeight * outputWidth
             * horizontal.maximumCount
         let horizontalThenVertical =
             2 * sourceHeight * outputWidth * horizontal.maximumCount + outputHeight * outputWidth
             * vertical.maximumCount
-        verticalFirst = verticalThenHorizontal * channels <= horizontalThenVertical * channels
+        // Full-width source rows may not all fit the ring on a large downscale; each row is then
+        // prepared once per window that covers it.
+        let ringRows = Self.defaultRingByteBudget / ((sourceWidth * format.channels + 4) * MemoryLayout<Float>.stride)
+        if vertical.maximumCount > ringRows {
+            let windowsPerRow = max(1, vertical.maximumCount * outputHeight / sourceHeight)
+            verticalThenHorizontal += 2 * sourceHeight * sourceWidth * windowsPerRow
+        }
+        verticalFirst = verticalThenHorizontal <= horizontalThenVertical
     }
 
     /// A rough count of multiply-adds, to decide whether splitting across cores pays.
@@ -47,7 +53,10 @@ struct Resampler: Sendable {
     ///
     /// A window of source rows wider than the ring (a very large downscale) still works: rows are
     /// then prepared again when the next window needs them, trading time for bounded memory.
-    var ringByteBudget = 16 << 20
+    var ringByteBudget = Self.defaultRingByteBudget
+
+    /// The ring budget of every job: 16 MiB per band.
+    static let defaultRingByteBudget = 16 << 20
 
     /// Fills output rows `rows` of `destination` from the whole of `source` (both tightly packed).
     func resampleRows(_ rows: Range<Int>, source: UnsafeRawPointer, destination: UnsafeMutableRawPointer) {

@@ -139,4 +139,27 @@ import Testing
         #expect(tight.pixels == roomy.pixels)
         #expect(try image.resized(width: outputWidth, height: 3).pixels == roomy.pixels)
     }
+
+    @Test(arguments: [(60, 45, 20, 15), (20, 15, 61, 47)])
+    func asksForSourceRowsInOrderForAStreamingDecoder(sizes: (Int, Int, Int, Int)) {
+        let (width, height, outputWidth, outputHeight) = sizes
+        let image = SyntheticImages.smooth(width: width, height: height, format: .rgb8)
+        let resampler = Resampler(
+            sourceWidth: width, sourceHeight: height, outputWidth: outputWidth, outputHeight: outputHeight,
+            format: .rgb8, filter: .lanczos3, linearLight: false)
+        var requested: [Int] = []
+        var streamed = Image(width: outputWidth, height: outputHeight, pixelFormat: .rgb8)
+        image.withUnsafeBytes { source in
+            streamed.withUnsafeMutableBytes { destination in
+                resampler.resampleRows(
+                    0..<outputHeight,
+                    sourceRow: { row in
+                        requested.append(row)
+                        return source.baseAddress! + row * image.bytesPerRow
+                    }, destination: destination.baseAddress!)
+            }
+        }
+        #expect(requested == Array(0..<height))
+        #expect(streamed == (try? image.resized(width: outputWidth, height: outputHeight)))
+    }
 }

@@ -4,7 +4,7 @@
 /// can run on different cores. Samples are worked on as `Float` in 0...1, premultiplied by alpha and,
 /// optionally, in linear light (`SampleCodec`).
 ///
-/// Source rows are "prepared" once into a small ring of rows: converted to working floats and, when the
+/// Source rows are "prepared" once (while a window fits the ring) into a small ring of rows: converted to working floats and, when the
 /// horizontal pass goes first, already filtered horizontally. Each output row is then a weighted sum of
 /// the ring rows its vertical window covers, which vectorizes well. The ring holds one vertical window
 /// (a few rows) within a byte budget, so memory per band does not grow with the image's height.
@@ -60,11 +60,22 @@ struct Resampler: Sendable {
 
     /// Fills output rows `rows` of `destination` from the whole of `source` (both tightly packed).
     func resampleRows(_ rows: Range<Int>, source: UnsafeRawPointer, destination: UnsafeMutableRawPointer) {
+        let sourceRowBytes = horizontal.inputSize * codec.bytesPerPixel
+        resampleRows(rows, sourceRow: { source + $0 * sourceRowBytes }, destination: destination)
+    }
+
+    /// Fills output rows `rows` of `destination`, asking `sourceRow` for the bytes of each source row.
+    ///
+    /// Rows are asked for in increasing order, each once, as long as a vertical window fits the ring
+    /// (`vertical.maximumCount` rows within `ringByteBudget`), so a decoder producing rows one after the
+    /// other can feed it; otherwise earlier rows are asked for again.
+    func resampleRows(
+        _ rows: Range<Int>, sourceRow: (Int) -> UnsafeRawPointer, destination: UnsafeMutableRawPointer
+    ) {
         guard !rows.isEmpty else { return }
         let channels = codec.channels
         let sourceWidth = horizontal.inputSize
         let outputWidth = horizontal.outputSize
-        let sourceRowBytes = sourceWidth * codec.bytesPerPixel
         let outputRowBytes = outputWidth * codec.bytesPerPixel
         // Four floats of zero padding after every row let the horizontal pass load SIMD4 vectors
         // past the last pixel; the padding is never written, so it stays zero.
@@ -82,19 +93,19 @@ struct Resampler: Sendable {
         }
         var ringRowOfSlot = [Int](repeating: -1, count: capacity)
 
-        /// The prepared row `sourceRow`, from the ring or made now.
-        func preparedRow(_ sourceRow: Int) -> UnsafePointer<Float> {
-            let slot = sourceRow % capacity
+        /// The prepared row `sourceRowIndex`, from the ring or made now.
+        func preparedRow(_ sourceRowIndex: Int) -> UnsafePointer<Float> {
+            let slot = sourceRowIndex % capacity
             let slotBase = ring + slot * preparedStride
-            if ringRowOfSlot[slot] != sourceRow {
-                let bytes = source + sourceRow * sourceRowBytes
+            if ringRowOfSlot[slot] != sourceRowIndex {
+                let bytes = sourceRow(sourceRowIndex)
                 if verticalFirst {
                     codec.decodeRow(bytes, width: sourceWidth, into: slotBase)
                 } else {
                     codec.decodeRow(bytes, width: sourceWidth, into: converted)
                     RowKernels.filterHorizontally(converted, into: slotBase, weights: horizontal, channels: channels)
                 }
-                ringRowOfSlot[slot] = sourceRow
+                ringRowOfSlot[slot] = sourceRowIndex
             }
             return UnsafePointer(slotBase)
         }

@@ -104,6 +104,18 @@ import Testing
         #expect(Array(resized.pixels.suffix(outputWidth)) == Array(resized.pixels.prefix(outputWidth)))
     }
 
+    @Test(arguments: ResizeFilter.allCases)
+    func handlesOnePixelImagesAndRows(filter: ResizeFilter) throws {
+        let dot = Image(width: 1, height: 1, pixelFormat: .rgba8, pixels: [10, 20, 30, 40])
+        let grown = try dot.resized(width: 4, height: 3, filter: filter)
+        #expect(grown.pixels == Array([UInt8]([10, 20, 30, 40]).repeated(12)))
+        let row = Image(width: 5, height: 1, pixelFormat: .gray8, pixels: [0, 50, 100, 150, 200])
+        let mean = try row.resized(width: 1, height: 1, filter: .box)
+        #expect(mean.pixels == [100])
+        let column = try row.resized(width: 1, height: 7, filter: filter)
+        #expect(column.pixels.allSatisfy { abs(Int($0) - 100) <= 1 })
+    }
+
     @Test func rejectsInvalidSizesAndKeepsTheSameSize() throws {
         let image = SyntheticImages.smooth(width: 8, height: 8, format: .rgb8)
         #expect(throws: ProcessingError.invalidSize(width: 0, height: 4)) { try image.resized(width: 0, height: 4) }
@@ -162,4 +174,9 @@ import Testing
         #expect(requested == Array(0..<height))
         #expect(streamed == (try? image.resized(width: outputWidth, height: outputHeight)))
     }
+}
+
+extension Array {
+    /// The elements repeated `count` times, one copy after another.
+    fileprivate func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
 }

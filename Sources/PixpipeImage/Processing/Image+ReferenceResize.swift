@@ -15,7 +15,9 @@ extension Image {
         if pixelFormat.bitsPerSample == 8 { values = pixels.map { Double($0) / 255 } }
         if hasAlpha {
             for pixel in 0..<pixelCount {
-                for channel in 0..<(channels - 1) { values[pixel * channels + channel] *= values[pixel * channels + channels - 1] }
+                for channel in 0..<(channels - 1) {
+                    values[pixel * channels + channel] *= values[pixel * channels + channels - 1]
+                }
             }
         }
         // Horizontal pass: height rows of outputWidth pixels.
@@ -38,7 +40,9 @@ extension Image {
             for x in 0..<outputWidth {
                 var pixel = [Double](repeating: 0, count: channels)
                 for (source, weight) in rowWeights[y] {
-                    for channel in 0..<channels { pixel[channel] += weight * wide[(source * outputWidth + x) * channels + channel] }
+                    for channel in 0..<channels {
+                        pixel[channel] += weight * wide[(source * outputWidth + x) * channels + channel]
+                    }
                 }
                 var colourScale = 1.0
                 if hasAlpha {

@@ -40,7 +40,9 @@ struct OrientationMapping {
     /// Copies every pixel; `destination` holds `outputWidth * outputHeight` pixels.
     ///
     /// Works in square tiles so that the column-wise reads of a rotation stay in cache.
-    func copyPixels(from source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, bytesPerPixel: Int) {
+    func copyPixels(
+        from source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, bytesPerPixel: Int
+    ) {
         guard let sourceBase = source.baseAddress, let destinationBase = destination.baseAddress else { return }
         switch bytesPerPixel {
         case 1: copyTiles(sourceBase, destinationBase, as: UInt8.self)

@@ -4,10 +4,10 @@
 /// can run on different cores. Samples are worked on as `Float` in 0...1, premultiplied by alpha and,
 /// optionally, in linear light (`SampleCodec`).
 ///
-/// Source rows are "prepared" once into a small ring of rows: converted to working floats and, when the
+/// Source rows are "prepared" once (while a window fits the ring) into a small ring of rows: converted to working floats and, when the
 /// horizontal pass goes first, already filtered horizontally. Each output row is then a weighted sum of
-/// the ring rows its vertical window covers, which vectorizes well, so memory stays a few rows per band
-/// whatever the image size.
+/// the ring rows its vertical window covers, which vectorizes well. The ring holds one vertical window
+/// (a few rows) within a byte budget, so memory per band does not grow with the image's height.
 struct Resampler: Sendable {
     /// The horizontal weights (source width onto output width).
     let horizontal: ResampleWeights
@@ -27,14 +27,20 @@ struct Resampler: Sendable {
         vertical = ResampleWeights(filter: filter, inputSize: sourceHeight, outputSize: outputHeight)
         codec = SampleCodec(format: format, linearLight: linearLight)
         // Multiply-adds of each order; the horizontal pass counts double as it vectorizes less well.
-        let channels = format.channels
-        let verticalThenHorizontal =
+        var verticalThenHorizontal =
             outputHeight * sourceWidth * vertical.maximumCount + 2 * outputHeight * outputWidth
             * horizontal.maximumCount
         let horizontalThenVertical =
             2 * sourceHeight * outputWidth * horizontal.maximumCount + outputHeight * outputWidth
             * vertical.maximumCount
-        verticalFirst = verticalThenHorizontal * channels <= horizontalThenVertical * channels
+        // Full-width source rows may not all fit the ring on a large downscale; each row is then
+        // prepared once per window that covers it.
+        let ringRows = Self.defaultRingByteBudget / ((sourceWidth * format.channels + 4) * MemoryLayout<Float>.stride)
+        if vertical.maximumCount > ringRows {
+            let windowsPerRow = max(1, vertical.maximumCount * outputHeight / sourceHeight)
+            verticalThenHorizontal += 2 * sourceHeight * sourceWidth * windowsPerRow
+        }
+        verticalFirst = verticalThenHorizontal <= horizontalThenVertical
     }
 
     /// A rough count of multiply-adds, to decide whether splitting across cores pays.
@@ -43,70 +49,96 @@ struct Resampler: Sendable {
         return vertical.outputSize * rowWidth * vertical.maximumCount * codec.channels
     }
 
+    /// The most memory one band's ring of prepared rows may take, in bytes.
+    ///
+    /// A window of source rows wider than the ring (a very large downscale) still works: rows are
+    /// then prepared again when the next window needs them, trading time for bounded memory.
+    var ringByteBudget = Self.defaultRingByteBudget
+
+    /// The ring budget of every job: 16 MiB per band.
+    static let defaultRingByteBudget = 16 << 20
+
     /// Fills output rows `rows` of `destination` from the whole of `source` (both tightly packed).
     func resampleRows(_ rows: Range<Int>, source: UnsafeRawPointer, destination: UnsafeMutableRawPointer) {
+        let sourceRowBytes = horizontal.inputSize * codec.bytesPerPixel
+        resampleRows(rows, sourceRow: { source + $0 * sourceRowBytes }, destination: destination)
+    }
+
+    /// Fills output rows `rows` of `destination`, asking `sourceRow` for the bytes of each source row.
+    ///
+    /// Rows are asked for in increasing order, each once, as long as a vertical window fits the ring
+    /// (`vertical.maximumCount` rows within `ringByteBudget`), so a decoder producing rows one after the
+    /// other can feed it; otherwise earlier rows are asked for again.
+    func resampleRows(
+        _ rows: Range<Int>, sourceRow: (Int) -> UnsafeRawPointer, destination: UnsafeMutableRawPointer
+    ) {
         guard !rows.isEmpty else { return }
         let channels = codec.channels
         let sourceWidth = horizontal.inputSize
         let outputWidth = horizontal.outputSize
-        let sourceRowBytes = sourceWidth * codec.bytesPerPixel
         let outputRowBytes = outputWidth * codec.bytesPerPixel
         // Four floats of zero padding after every row let the horizontal pass load SIMD4 vectors
         // past the last pixel; the padding is never written, so it stays zero.
         let preparedWidth = (verticalFirst ? sourceWidth : outputWidth) * channels
         let preparedStride = preparedWidth + 4
-        let capacity = vertical.maximumCount
-        var ring = [Float](repeating: 0, count: capacity * preparedStride)
+        let rowsInBudget = ringByteBudget / (preparedStride * MemoryLayout<Float>.stride)
+        // At least two slots, so the two rows summed together never share one.
+        let capacity = max(2, min(vertical.maximumCount, rowsInBudget))
+        let ring = Self.zeroedFloats(capacity * preparedStride)
+        let converted = Self.zeroedFloats(verticalFirst ? 0 : sourceWidth * channels + 4)
+        let summed = Self.zeroedFloats(preparedStride)
+        let filtered = Self.zeroedFloats(verticalFirst ? outputWidth * channels + 4 : 0)
+        defer {
+            for buffer in [ring, converted, summed, filtered] { buffer.deallocate() }
+        }
         var ringRowOfSlot = [Int](repeating: -1, count: capacity)
-        var converted = [Float](repeating: 0, count: verticalFirst ? 0 : sourceWidth * channels + 4)
-        var summed = [Float](repeating: 0, count: preparedStride)
-        var filtered = [Float](repeating: 0, count: verticalFirst ? outputWidth * channels + 4 : 0)
-        var slotPointers = [UnsafePointer<Float>?](repeating: nil, count: capacity)
 
-        ring.withUnsafeMutableBufferPointer { ringBuffer in
-            converted.withUnsafeMutableBufferPointer { convertedBuffer in
-                summed.withUnsafeMutableBufferPointer { summedBuffer in
-                    filtered.withUnsafeMutableBufferPointer { filteredBuffer in
-                        vertical.values.withUnsafeBufferPointer { verticalWeights in
-                            guard let ringBase = ringBuffer.baseAddress, let sum = summedBuffer.baseAddress,
-                                let weightBase = verticalWeights.baseAddress
-                            else { return }
-                            for row in rows {
-                                let start = vertical.starts[row]
-                                let count = vertical.counts[row]
-                                for tap in 0..<count {
-                                    let sourceRow = start + tap
-                                    let slot = sourceRow % capacity
-                                    let slotBase = ringBase + slot * preparedStride
-                                    if ringRowOfSlot[slot] != sourceRow {
-                                        let bytes = source + sourceRow * sourceRowBytes
-                                        if verticalFirst {
-                                            codec.decodeRow(bytes, width: sourceWidth, into: slotBase)
-                                        } else if let scratch = convertedBuffer.baseAddress {
-                                            codec.decodeRow(bytes, width: sourceWidth, into: scratch)
-                                            RowKernels.filterHorizontally(
-                                                scratch, into: slotBase, weights: horizontal, channels: channels)
-                                        }
-                                        ringRowOfSlot[slot] = sourceRow
-                                    }
-                                    slotPointers[tap] = UnsafePointer(slotBase)
-                                }
-                                RowKernels.sumRows(
-                                    slotPointers, count: count, weights: weightBase + row * vertical.stride,
-                                    length: preparedWidth, into: sum)
-                                let outputRow = destination + row * outputRowBytes
-                                if verticalFirst, let result = filteredBuffer.baseAddress {
-                                    RowKernels.filterHorizontally(
-                                        sum, into: result, weights: horizontal, channels: channels)
-                                    codec.encodeRow(result, width: outputWidth, into: outputRow)
-                                } else {
-                                    codec.encodeRow(sum, width: outputWidth, into: outputRow)
-                                }
-                            }
-                        }
-                    }
+        /// The prepared row `sourceRowIndex`, from the ring or made now.
+        func preparedRow(_ sourceRowIndex: Int) -> UnsafePointer<Float> {
+            let slot = sourceRowIndex % capacity
+            let slotBase = ring + slot * preparedStride
+            if ringRowOfSlot[slot] != sourceRowIndex {
+                let bytes = sourceRow(sourceRowIndex)
+                if verticalFirst {
+                    codec.decodeRow(bytes, width: sourceWidth, into: slotBase)
+                } else {
+                    codec.decodeRow(bytes, width: sourceWidth, into: converted)
+                    RowKernels.filterHorizontally(converted, into: slotBase, weights: horizontal, channels: channels)
+                }
+                ringRowOfSlot[slot] = sourceRowIndex
+            }
+            return UnsafePointer(slotBase)
+        }
+
+        vertical.values.withUnsafeBufferPointer { verticalWeights in
+            guard let weightBase = verticalWeights.baseAddress else { return }
+            for row in rows {
+                let start = vertical.starts[row]
+                let count = vertical.counts[row]
+                let weights = weightBase + row * vertical.stride
+                // Two source rows per sweep halve the traffic through `summed`.
+                for tap in stride(from: 0, to: count, by: 2) {
+                    let first = preparedRow(start + tap)
+                    let second = tap + 1 < count ? preparedRow(start + tap + 1) : nil
+                    RowKernels.addRows(
+                        first, weights[tap], second, tap + 1 < count ? weights[tap + 1] : 0, length: preparedWidth,
+                        into: summed, overwriting: tap == 0)
+                }
+                let outputRow = destination + row * outputRowBytes
+                if verticalFirst {
+                    RowKernels.filterHorizontally(summed, into: filtered, weights: horizontal, channels: channels)
+                    codec.encodeRow(filtered, width: outputWidth, into: outputRow)
+                } else {
+                    codec.encodeRow(summed, width: outputWidth, into: outputRow)
                 }
             }
         }
+    }
+
+    /// `count` floats set to zero, to be deallocated by the caller.
+    private static func zeroedFloats(_ count: Int) -> UnsafeMutablePointer<Float> {
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count))
+        buffer.initialize(repeating: 0, count: max(1, count))
+        return buffer
     }
 }

@@ -1,32 +1,20 @@
 /// The inner loops of resampling, on rows of working floats.
 enum RowKernels {
-    /// `destination[i] = Σ weights[k] * rows[k][i]` for `i` in `0..<length`.
-    ///
-    /// Two rows per sweep halve the traffic through `destination`; the element-wise loops vectorize.
-    static func sumRows(
-        _ rows: [UnsafePointer<Float>?], count: Int, weights: UnsafePointer<Float>, length: Int,
-        into destination: UnsafeMutablePointer<Float>
+    /// `destination[i] (+)= weightA * rowA[i] + weightB * rowB[i]` for `i` in `0..<length`; `rowB` may be
+    /// absent, and `overwriting` starts a new sum instead of adding to it. The loops vectorize.
+    static func addRows(
+        _ rowA: UnsafePointer<Float>, _ weightA: Float, _ rowB: UnsafePointer<Float>?, _ weightB: Float, length: Int,
+        into destination: UnsafeMutablePointer<Float>, overwriting: Bool
     ) {
-        guard let first = rows[0] else { return }
-        let firstWeight = weights[0]
-        var tap = 1
-        if count >= 2, let second = rows[1] {
-            let secondWeight = weights[1]
-            for index in 0..<length { destination[index] = firstWeight * first[index] + secondWeight * second[index] }
-            tap = 2
-        } else {
-            for index in 0..<length { destination[index] = firstWeight * first[index] }
-        }
-        while tap + 1 < count {
-            guard let rowA = rows[tap], let rowB = rows[tap + 1] else { return }
-            let weightA = weights[tap]
-            let weightB = weights[tap + 1]
+        switch (rowB, overwriting) {
+        case (let rowB?, true):
+            for index in 0..<length { destination[index] = weightA * rowA[index] + weightB * rowB[index] }
+        case (let rowB?, false):
             for index in 0..<length { destination[index] += weightA * rowA[index] + weightB * rowB[index] }
-            tap += 2
-        }
-        if tap < count, let last = rows[tap] {
-            let weight = weights[tap]
-            for index in 0..<length { destination[index] += weight * last[index] }
+        case (nil, true):
+            for index in 0..<length { destination[index] = weightA * rowA[index] }
+        case (nil, false):
+            for index in 0..<length { destination[index] += weightA * rowA[index] }
         }
     }
 
@@ -49,7 +37,8 @@ enum RowKernels {
                 if channels == 1 {
                     var sum = SIMD4<Float>(repeating: 0)
                     for tap in Swift.stride(from: 0, to: count, by: 4) {
-                        let samples = raw.loadUnaligned(fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
+                        let samples = raw.loadUnaligned(
+                            fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
                         let taps = UnsafeRawPointer(tapWeights + tap).loadUnaligned(as: SIMD4<Float>.self)
                         sum += samples * taps
                     }

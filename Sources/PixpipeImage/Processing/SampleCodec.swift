@@ -46,9 +46,14 @@ struct SampleCodec: Sendable {
             }
         } else {
             let samples = source.assumingMemoryBound(to: UInt8.self)
-            let table = linearLight ? SRGBTransfer.linearFrom8 : SRGBTransfer.normalizedFrom8
-            table.withUnsafeBufferPointer { values in
-                for index in 0..<sampleCount { destination[index] = values[Int(samples[index])] }
+            if linearLight {
+                SRGBTransfer.linearFrom8.withUnsafeBufferPointer { values in
+                    for index in 0..<sampleCount { destination[index] = values[Int(samples[index])] }
+                }
+            } else {
+                // Arithmetic rather than a table: this loop vectorizes, a table lookup cannot.
+                let scale = Float(1) / 255
+                for index in 0..<sampleCount { destination[index] = Float(samples[index]) * scale }
             }
             if hasAlpha && linearLight {
                 SRGBTransfer.normalizedFrom8.withUnsafeBufferPointer { values in

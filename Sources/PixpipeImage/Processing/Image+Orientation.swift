@@ -33,7 +33,7 @@ extension Image {
         }
         result.metadata.orientation = .up
         if let exif = result.metadata.exif {
-            result.metadata.exif = EXIFOrientationPatch.settingOrientationToUp(in: exif)
+            result.metadata.exif = EXIFOrientationWriter.block(exif, orientation: .up)
         }
         return result
     }

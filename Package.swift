@@ -48,6 +48,7 @@ let package = Package(
             name: "PixpipeCLITests",
             dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
         ),
+        .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,10 +95,25 @@ final class RawSocketClient {
             defer { buffer = [] }
             return buffer
         }
+        return try receiveFromSocket()
+    }
+
+    private func receiveFromSocket() throws(ClientError) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw .receiveFailed(errorNumber: errno) }
         return Array(chunk[0..<count])
+    }
+
+    /// At least `count` bytes (head included); throws if the server closes first.
+    func receive(atLeast count: Int) throws(ClientError) -> [UInt8] {
+        var all: [UInt8] = []
+        while all.count < count {
+            let bytes = try receiveSome()
+            guard !bytes.isEmpty else { throw .closedBeforeResponseEnded(receivedBodyBytes: all.count) }
+            all += bytes
+        }
+        return all
     }
 
     /// Everything until the server closes the connection.
@@ -128,7 +143,7 @@ final class RawSocketClient {
     }
 
     private func fill() throws(ClientError) -> Bool {
-        let bytes = try receiveSome()
+        let bytes = try receiveFromSocket()
         buffer += bytes
         return !bytes.isEmpty
     }

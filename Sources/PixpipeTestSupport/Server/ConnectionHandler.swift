@@ -58,9 +58,7 @@ struct ConnectionHandler: Sendable {
             (state.record(request), state.routes[request.path])
         }
         // The route runs outside the lock: it may sleep, stream forever, or call a test's closure.
-        let responder = RouteResponder(socket: socket, request: request, requestIndex: index)
-        let outcome = responder.respond(route ?? RouteResponder.notFound)
-        core.state.withLock { $0.record(outcome, for: request.path) }
-        return outcome
+        let responder = RouteResponder(socket: socket, core: core, request: request, requestIndex: index)
+        return responder.respond(route ?? RouteResponder.notFound)
     }
 }

@@ -1,7 +1,12 @@
-/// Carries out one ``TestRoute`` for one request over a connection.
+/// Carries out one ``TestRoute`` for one request over a connection, and records how it ended.
+///
+/// A response is counted complete just *before* its last bytes are sent, so a test that has read the
+/// whole response already sees it counted; if that last send fails, the count moves to aborted.
 struct RouteResponder: Sendable {
     /// The connection to answer on.
     let socket: ConnectionSocket
+    /// Where completed and aborted responses are counted.
+    let core: ServerCore
     /// The request being answered.
     let request: RecordedRequest
     /// The request's 1-based position among requests to its path (what `failFirst` counts).
@@ -21,7 +26,7 @@ struct RouteResponder: Sendable {
             return sendWhole(ResponseHead(status: status, headers: ["Content-Type": "application/json"]), body: Array(text.utf8))
         case .delayHeaders(let seconds, let next):
             let paused = socket.pause(seconds: seconds)
-            return paused == .finished ? respond(next) : Self.outcome(of: paused)
+            return paused == .finished ? respond(next) : unfinished(paused)
         case .trickle(let body, let chunkSize, let interval, let headers):
             return trickle(body, chunkSize: chunkSize, interval: interval, headers: headers)
         case .chunked(let chunks, let headers):
@@ -29,9 +34,9 @@ struct RouteResponder: Sendable {
         case .truncated(let body, let declaredLength):
             var head = ResponseHead(status: 200, headers: ["Content-Length": String(declaredLength)])
             head.addIfAbsent("Connection", "close")
-            let result = send(head.serialized + body.prefix(declaredLength))
-            return result == .finished ? .completed(then: .close) : Self.outcome(of: result)
+            return sendLast(head.serialized + body.prefix(declaredLength), then: .close)
         case .reset:
+            core.state.withLock { $0.records[request.path, default: .init()].completedResponses += 1 }
             return .completed(then: .reset)
         case .redirect(let location, let status):
             return sendWhole(ResponseHead(status: status, headers: ["Location": location]), body: [])
@@ -62,8 +67,7 @@ struct RouteResponder: Sendable {
         if closing { head.addIfAbsent("Connection", "close") }
         // A HEAD response carries the GET headers but never a body.
         let bytes = request.method == "HEAD" ? head.serialized : head.serialized + body
-        let result = send(bytes)
-        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+        return sendLast(bytes, then: closing ? .close : .keepOpen)
     }
 
     private func trickle(_ body: [UInt8], chunkSize: Int, interval: Double, headers: [String: String])
@@ -73,15 +77,16 @@ struct RouteResponder: Sendable {
         head.addIfAbsent("Content-Length", String(body.count))
         let closing = closes(head)
         if closing { head.addIfAbsent("Connection", "close") }
-        var result = send(head.serialized)
-        var offset = 0
         let step = max(1, chunkSize)
-        while result == .finished && offset < body.count {
-            if offset > 0 { result = socket.pause(seconds: interval) }
-            if result == .finished { result = send(Array(body[offset..<min(body.count, offset + step)])) }
-            offset += step
+        let pieces = stride(from: 0, to: body.count, by: step).map { Array(body[$0..<min(body.count, $0 + step)]) }
+        let fate: ConnectionFate = closing ? .close : .keepOpen
+        guard let lastPiece = pieces.last else { return sendLast(head.serialized, then: fate) }
+        var result = send(head.serialized)
+        for piece in pieces.dropLast() where result == .finished {
+            result = send(piece)
+            if result == .finished { result = socket.pause(seconds: interval) }
         }
-        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+        return result == .finished ? sendLast(lastPiece, then: fate) : unfinished(result)
     }
 
     private func sendChunked(_ chunks: [[UInt8]], headers: [String: String]) -> ResponseOutcome {
@@ -94,8 +99,8 @@ struct RouteResponder: Sendable {
         for chunk in chunks where !chunk.isEmpty && result == .finished {
             result = send(Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10])
         }
-        if result == .finished { result = send(Array("0\r\n\r\n".utf8)) }
-        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+        guard result == .finished else { return unfinished(result) }
+        return sendLast(Array("0\r\n\r\n".utf8), then: closing ? .close : .keepOpen)
     }
 
     private func sendEndless(chunkSize: Int) -> ResponseOutcome {
@@ -104,7 +109,7 @@ struct RouteResponder: Sendable {
         var result = send(head.serialized)
         let zeros = [UInt8](repeating: 0, count: max(1, chunkSize))
         while result == .finished { result = send(zeros) }
-        return Self.outcome(of: result)
+        return unfinished(result)
     }
 
     private func sendHeadersForever() -> ResponseOutcome {
@@ -114,19 +119,32 @@ struct RouteResponder: Sendable {
             line += 1
             result = send(Array("X-Filler-\(line): \(String(repeating: "x", count: 100))\r\n".utf8))
         }
-        return Self.outcome(of: result)
+        return unfinished(result)
     }
 
     private func send(_ bytes: [UInt8]) -> ConnectionSocket.TransferResult {
         socket.send(bytes)
     }
 
-    /// The outcome of a transfer that did not finish.
-    private static func outcome(of result: ConnectionSocket.TransferResult) -> ResponseOutcome {
+    /// Sends the final bytes of a response, counting it complete first (see the type's documentation).
+    private func sendLast(_ bytes: [UInt8], then fate: ConnectionFate) -> ResponseOutcome {
+        core.state.withLock { $0.records[request.path, default: .init()].completedResponses += 1 }
+        let result = send(bytes)
+        guard result == .finished else {
+            core.state.withLock { $0.records[request.path, default: .init()].completedResponses -= 1 }
+            return unfinished(result)
+        }
+        return .completed(then: fate)
+    }
+
+    /// Records and returns the outcome of a transfer that did not finish.
+    private func unfinished(_ result: ConnectionSocket.TransferResult) -> ResponseOutcome {
         switch result {
-        case .finished: .completed(then: .close)
-        case .peerClosed: .abortedByPeer
-        case .stopped: .stoppedByServer
+        case .finished, .stopped:
+            return .stoppedByServer
+        case .peerClosed:
+            core.state.withLock { $0.records[request.path, default: .init()].abortedResponses += 1 }
+            return .abortedByPeer
         }
     }
 }

@@ -24,15 +24,6 @@ struct ServerState: Sendable {
         records[request.path, default: PathRecord()].requests.append(request)
         return records[request.path, default: PathRecord()].requests.count
     }
-
-    /// Counts how a response to `path` ended.
-    mutating func record(_ outcome: ResponseOutcome, for path: String) {
-        switch outcome {
-        case .completed: records[path, default: PathRecord()].completedResponses += 1
-        case .abortedByPeer: records[path, default: PathRecord()].abortedResponses += 1
-        case .stoppedByServer: break
-        }
-    }
 }
 
 /// How sending one response ended.

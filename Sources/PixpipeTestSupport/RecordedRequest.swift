@@ -23,7 +23,9 @@ public struct RecordedRequest: Sendable, Hashable {
     public let body: [UInt8]
 
     /// Creates a request record; `path` and `query` are split from `target`.
-    public init(method: String, target: String, httpVersion: String = "HTTP/1.1", headers: [String: String], body: [UInt8]) {
+    public init(
+        method: String, target: String, httpVersion: String = "HTTP/1.1", headers: [String: String], body: [UInt8]
+    ) {
         self.method = method
         self.target = target
         self.httpVersion = httpVersion

@@ -63,7 +63,10 @@ public final class TestHTTPServer: Sendable {
         core.state.withLock { $0.records[path]?.requests ?? [] }
     }
 
-    /// How many responses for `path` were carried out in full.
+    /// How many responses for `path` were carried out in full (`truncated` and `reset` count once done).
+    ///
+    /// A response is counted just before its last bytes are sent, so once a client has read a whole
+    /// response the count already includes it; should that last send fail, it moves to ``abortedResponses(_:)``.
     public func completedResponses(_ path: String) -> Int {
         core.state.withLock { $0.records[path]?.completedResponses ?? 0 }
     }

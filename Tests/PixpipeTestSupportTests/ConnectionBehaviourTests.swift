@@ -2,9 +2,9 @@ import PixpipeTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Connections: reuse, closing, cut-off transfers, resets, and stopping.

@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func chunkedBodyIsDecoded() throws {
-        let requests = try parse("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\nA\r\n0123456789\r\n0\r\nT: x\r\n\r\n")
+        let requests = try parse(
+            "PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\nA\r\n0123456789\r\n0\r\nT: x\r\n\r\n")
         #expect(requests.first?.body == Array("abcd0123456789".utf8))
     }
 
@@ -53,8 +54,14 @@ import Testing
         ("GET / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", .invalidContentLength("2, 3")),
         ("GET / HTTP/1.1\r\nContent-Length: 1001\r\n\r\n", .bodyTooLarge(limit: 1000)),
         ("GET / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", .unsupportedTransferEncoding("gzip")),
-        ("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .malformedChunk(reason: "invalid chunk size \"zz\"")),
-        ("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n", .malformedChunk(reason: "chunk data not followed by CRLF")),
+        (
+            "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            .malformedChunk(reason: "invalid chunk size \"zz\"")
+        ),
+        (
+            "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n",
+            .malformedChunk(reason: "chunk data not followed by CRLF")
+        ),
     ])
     func invalidRequestsThrowTheMatchingError(text: String, expected: HTTPRequestParseError) {
         #expect(throws: expected) { try parse(text) }

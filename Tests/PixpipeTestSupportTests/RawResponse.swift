@@ -15,7 +15,8 @@ struct RawResponse {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { throw .malformedResponse("header line \(line)") }
-            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingPrefix(" ").description
+            headers[line[..<colon].lowercased()] =
+                String(line[line.index(after: colon)...]).trimmingPrefix(" ").description
         }
         self.headers = headers
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A blocking TCP client that speaks HTTP/1.1 byte by byte, so tests see exactly what the server sends.
@@ -23,18 +23,21 @@ final class RawSocketClient {
     /// Connects to 127.0.0.1:`port`; every receive gives up after `timeout` seconds so no test can hang.
     init(port: Int, timeout: Int = 5) throws(ClientError) {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw .socketFailed(errorNumber: errno) }
         var receiveTimeout = timeval(tv_sec: timeout, tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
-        var one: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port)).bigEndian
         address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
@@ -59,9 +62,9 @@ final class RawSocketClient {
         guard !isClosed else { return }
         isClosed = true
         #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
+            _ = Glibc.close(descriptor)
         #else
-        _ = Darwin.close(descriptor)
+            _ = Darwin.close(descriptor)
         #endif
     }
 
@@ -78,11 +81,11 @@ final class RawSocketClient {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             #else
-            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, 0) }
+                let sent = bytes[offset...].withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, 0) }
             #endif
             guard sent > 0 else { throw .sendFailed(errorNumber: errno) }
             offset += sent

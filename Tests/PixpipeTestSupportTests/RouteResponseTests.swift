@@ -133,7 +133,8 @@ import Testing
         server.route("/upload", .text("stored"))
         let client = try RawSocketClient(port: server.port)
         try client.send(
-            "PUT /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n")
+            "PUT /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n"
+        )
         #expect(try client.readResponse().text == "stored")
         #expect(server.requests("/upload").first?.body == Array("abcde".utf8))
     }

@@ -3,7 +3,7 @@ import PixpipeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Foundation's own HTTP client talks to the server as to any other.

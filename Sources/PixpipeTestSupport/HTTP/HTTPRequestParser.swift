@@ -99,7 +99,8 @@ struct HTTPRequestParser: Sendable {
 
     /// Parses `Content-Length`, which repeated fields turn into "n, n" (all values must agree).
     private static func contentLength(_ text: String) throws(HTTPRequestParseError) -> Int {
-        let values = Set(text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpacesAndTabs() })
+        let values = Set(
+            text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpacesAndTabs() })
         guard values.count == 1, let value = values.first, !value.isEmpty, value.allSatisfy(\.isASCIIDigit) else {
             throw .invalidContentLength(text)
         }
@@ -112,10 +113,14 @@ struct HTTPRequestParser: Sendable {
         var index = start
         while true {
             guard let lineEnd = findLineEnd(from: index) else {
-                if buffer.count - index > Self.longestChunkSizeLine { throw .malformedChunk(reason: "size line too long") }
+                if buffer.count - index > Self.longestChunkSizeLine {
+                    throw .malformedChunk(reason: "size line too long")
+                }
                 return nil
             }
-            guard lineEnd - index <= Self.longestChunkSizeLine else { throw .malformedChunk(reason: "size line too long") }
+            guard lineEnd - index <= Self.longestChunkSizeLine else {
+                throw .malformedChunk(reason: "size line too long")
+            }
             let line = String(decoding: buffer[index..<lineEnd], as: UTF8.self)
             let sizeText = String(line.prefix { $0 != ";" }).trimmingSpacesAndTabs()
             guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(\.isHexDigit),

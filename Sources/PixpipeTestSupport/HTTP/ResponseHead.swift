@@ -8,7 +8,9 @@ struct ResponseHead: Sendable {
     /// Creates a head with `headers` in name order, so responses are byte-for-byte reproducible.
     init(status: Int, headers: [String: String] = [:]) {
         self.status = status
-        self.fields = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { (name: $0.key, value: $0.value) }
+        self.fields = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
+            (name: $0.key, value: $0.value)
+        }
     }
 
     /// Whether a field named `name` (case-insensitive) is present.

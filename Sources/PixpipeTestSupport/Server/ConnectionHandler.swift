@@ -26,7 +26,8 @@ struct ConnectionHandler: Sendable {
             case .connectionEnded:
                 return
             case .invalid(let error):
-                let head = ResponseHead(status: error.responseStatus, headers: ["Content-Length": "0", "Connection": "close"])
+                let head = ResponseHead(
+                    status: error.responseStatus, headers: ["Content-Length": "0", "Connection": "close"])
                 _ = socket.send(head.serialized)
                 return
             case .request(let request):

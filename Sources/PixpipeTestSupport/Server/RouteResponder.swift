@@ -21,9 +21,11 @@ struct RouteResponder: Sendable {
         case .respond(let status, let headers, let body):
             return sendWhole(ResponseHead(status: status, headers: headers), body: body)
         case .text(let text, let status, let contentType):
-            return sendWhole(ResponseHead(status: status, headers: ["Content-Type": contentType]), body: Array(text.utf8))
+            return sendWhole(
+                ResponseHead(status: status, headers: ["Content-Type": contentType]), body: Array(text.utf8))
         case .json(let text, let status):
-            return sendWhole(ResponseHead(status: status, headers: ["Content-Type": "application/json"]), body: Array(text.utf8))
+            return sendWhole(
+                ResponseHead(status: status, headers: ["Content-Type": "application/json"]), body: Array(text.utf8))
         case .delayHeaders(let seconds, let next):
             let paused = socket.pause(seconds: seconds)
             return paused == .finished ? respond(next) : unfinished(paused)
@@ -105,7 +107,8 @@ struct RouteResponder: Sendable {
 
     private func sendEndless(chunkSize: Int) -> ResponseOutcome {
         // No length and no chunking: the body ends only when the connection does, so it must close.
-        let head = ResponseHead(status: 200, headers: ["Content-Type": "application/octet-stream", "Connection": "close"])
+        let head = ResponseHead(
+            status: 200, headers: ["Content-Type": "application/octet-stream", "Connection": "close"])
         var result = send(head.serialized)
         let zeros = [UInt8](repeating: 0, count: max(1, chunkSize))
         while result == .finished { result = send(zeros) }

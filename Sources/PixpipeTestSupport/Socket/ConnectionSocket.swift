@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One accepted, non-blocking connection whose every wait also watches the server's ``StopSignal``.
@@ -71,7 +71,9 @@ struct ConnectionSocket: Sendable {
             case .timedOut: continue
             case .ready: break
             }
-            let sent = bytes.withUnsafeBytes { Posix.sendSome(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let sent = bytes.withUnsafeBytes {
+                Posix.sendSome(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...]))
+            }
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && Posix.isTransient(Posix.lastError) {

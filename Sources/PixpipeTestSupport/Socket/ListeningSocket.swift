@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A non-blocking TCP socket listening on 127.0.0.1 at a port the kernel chose.
@@ -29,7 +29,7 @@ struct ListeningSocket: Sendable {
         let addressLength = socklen_t(MemoryLayout<sockaddr_in>.size)
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0

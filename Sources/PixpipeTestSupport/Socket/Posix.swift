@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The POSIX calls whose spelling differs between Glibc and Darwin, in one place.
@@ -12,9 +12,9 @@ enum Posix {
     /// `SOCK_STREAM` as the `Int32` that `socket()` takes (Glibc imports it as an enum).
     static var streamSocketType: Int32 {
         #if canImport(Glibc)
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #else
-        SOCK_STREAM
+            SOCK_STREAM
         #endif
     }
 
@@ -22,9 +22,9 @@ enum Posix {
     /// Darwin has no `MSG_NOSIGNAL`; `SO_NOSIGPIPE` set by ``configureAccepted(_:)`` covers it there.
     static var sendFlags: Int32 {
         #if canImport(Glibc)
-        Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+            Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
         #else
-        MSG_DONTWAIT
+            MSG_DONTWAIT
         #endif
     }
 
@@ -39,18 +39,18 @@ enum Posix {
     /// Closes a descriptor, ignoring the result: there is nothing useful to do when `close` fails.
     static func closeDescriptor(_ descriptor: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
+            _ = Glibc.close(descriptor)
         #else
-        _ = Darwin.close(descriptor)
+            _ = Darwin.close(descriptor)
         #endif
     }
 
     /// Stops further sends on a socket so the peer sees end-of-stream while we may still read.
     static func shutdownWriting(_ descriptor: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+            _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
         #else
-        _ = Darwin.shutdown(descriptor, SHUT_WR)
+            _ = Darwin.shutdown(descriptor, SHUT_WR)
         #endif
     }
 
@@ -70,7 +70,7 @@ enum Posix {
     /// Prepares an accepted connection: non-blocking, no Nagle delay, and no SIGPIPE on Darwin.
     static func configureAccepted(_ descriptor: Int32) -> Bool {
         #if canImport(Darwin)
-        setOption(descriptor, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
+            setOption(descriptor, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
         #endif
         setOption(descriptor, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
         return makeNonBlocking(descriptor)
@@ -85,9 +85,9 @@ enum Posix {
     /// `poll` over `descriptors`; an interrupted call counts as "nothing ready".
     static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) -> Int32 {
         #if canImport(Glibc)
-        let result = Glibc.poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
+            let result = Glibc.poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
         #else
-        let result = Darwin.poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
+            let result = Darwin.poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
         #endif
         return result < 0 ? 0 : result
     }
@@ -101,9 +101,9 @@ enum Posix {
     static func sendSome(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         #if canImport(Glibc)
-        return Glibc.send(descriptor, base, bytes.count, sendFlags)
+            return Glibc.send(descriptor, base, bytes.count, sendFlags)
         #else
-        return Darwin.send(descriptor, base, bytes.count, sendFlags)
+            return Darwin.send(descriptor, base, bytes.count, sendFlags)
         #endif
     }
 
@@ -111,9 +111,9 @@ enum Posix {
     static func receiveSome(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, flags: Int32 = 0) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         #if canImport(Glibc)
-        return Glibc.recv(descriptor, base, buffer.count, flags | Int32(MSG_DONTWAIT))
+            return Glibc.recv(descriptor, base, buffer.count, flags | Int32(MSG_DONTWAIT))
         #else
-        return Darwin.recv(descriptor, base, buffer.count, flags | MSG_DONTWAIT)
+            return Darwin.recv(descriptor, base, buffer.count, flags | MSG_DONTWAIT)
         #endif
     }
 

@@ -51,6 +51,7 @@ let package = Package(
             name: "PixpipeCLITests",
             dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
         ),
+        .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,7 +36,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Body bytes arrived.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(for: dataTask) else {
-            dataTask.cancel()
+            Transfer.controlQueue.async { dataTask.cancel() }
             return
         }
         transfer.receivedBody(data)
@@ -49,14 +49,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         guard let transfer = transfer(for: task), let target = request.url else {
             completionHandler(nil)
-            task.cancel()
+            Transfer.controlQueue.async { task.cancel() }
             return
         }
         if transfer.redirecting(from: response.url, to: target) {
             completionHandler(request)
         } else {
             completionHandler(nil)
-            task.cancel()
+            transfer.cancelTask()
         }
     }
 

@@ -10,6 +10,11 @@ import Synchronization
 /// Events arrive on URLSession's delegate queue while the caller may be cancelled from any thread, so the
 /// state sits behind a `Mutex`; the caller's continuation is resumed exactly once, outside the lock.
 final class Transfer: Sendable {
+    /// Where `resume` and `cancel` run. Both block on URLSession's internal queue on Linux; called from
+    /// the two-thread cooperative pool or from the delegate queue they can stall every transfer, so they
+    /// run here, in order, and nobody waits for them.
+    static let controlQueue = DispatchQueue(label: "pixpipe.transport.control")
+
     /// The URLSession task.
     let task: URLSessionDataTask
     /// Where progress goes.
@@ -46,7 +51,7 @@ final class Transfer: Sendable {
                 if let immediate {
                     continuation.resume(returning: immediate)
                 } else {
-                    task.resume()
+                    Transfer.controlQueue.async { [task] in task.resume() }
                 }
             }
         } onCancel: {
@@ -55,7 +60,7 @@ final class Transfer: Sendable {
                 return guarded.started
             }
             // Not started: `run` sees the flag and returns without ever resuming the task.
-            if started { task.cancel() }
+            if started { cancelTask() }
         }
     }
 
@@ -80,8 +85,13 @@ final class Transfer: Sendable {
         if let update {
             progress(update)
         } else {
-            task.cancel()
+            cancelTask()
         }
+    }
+
+    /// Cancels the URLSession task without waiting for URLSession.
+    func cancelTask() {
+        Transfer.controlQueue.async { [task] in task.cancel() }
     }
 
     /// A redirect; returns whether the policy allows following it.

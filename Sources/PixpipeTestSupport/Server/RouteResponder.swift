@@ -1,0 +1,132 @@
+/// Carries out one ``TestRoute`` for one request over a connection.
+struct RouteResponder: Sendable {
+    /// The connection to answer on.
+    let socket: ConnectionSocket
+    /// The request being answered.
+    let request: RecordedRequest
+    /// The request's 1-based position among requests to its path (what `failFirst` counts).
+    let requestIndex: Int
+
+    /// The answer for paths with no route.
+    static let notFound = TestRoute.text("Not Found", status: 404)
+
+    /// Sends the response `route` describes and reports how it ended.
+    func respond(_ route: TestRoute) -> ResponseOutcome {
+        switch route {
+        case .respond(let status, let headers, let body):
+            return sendWhole(ResponseHead(status: status, headers: headers), body: body)
+        case .text(let text, let status, let contentType):
+            return sendWhole(ResponseHead(status: status, headers: ["Content-Type": contentType]), body: Array(text.utf8))
+        case .json(let text, let status):
+            return sendWhole(ResponseHead(status: status, headers: ["Content-Type": "application/json"]), body: Array(text.utf8))
+        case .delayHeaders(let seconds, let next):
+            let paused = socket.pause(seconds: seconds)
+            return paused == .finished ? respond(next) : Self.outcome(of: paused)
+        case .trickle(let body, let chunkSize, let interval, let headers):
+            return trickle(body, chunkSize: chunkSize, interval: interval, headers: headers)
+        case .chunked(let chunks, let headers):
+            return sendChunked(chunks, headers: headers)
+        case .truncated(let body, let declaredLength):
+            var head = ResponseHead(status: 200, headers: ["Content-Length": String(declaredLength)])
+            head.addIfAbsent("Connection", "close")
+            let result = send(head.serialized + body.prefix(declaredLength))
+            return result == .finished ? .completed(then: .close) : Self.outcome(of: result)
+        case .reset:
+            return .completed(then: .reset)
+        case .redirect(let location, let status):
+            return sendWhole(ResponseHead(status: status, headers: ["Location": location]), body: [])
+        case .retryAfter(let status, let value):
+            return sendWhole(ResponseHead(status: status, headers: ["Retry-After": value]), body: [])
+        case .failFirst(let failures, let status, let next):
+            guard requestIndex <= failures else { return respond(next) }
+            return sendWhole(ResponseHead(status: status), body: [])
+        case .endless(let chunkSize):
+            return sendEndless(chunkSize: chunkSize)
+        case .headersForever:
+            return sendHeadersForever()
+        case .handler(let decide):
+            return respond(decide(request))
+        }
+    }
+
+    /// Whether the connection closes after this response: the client asked, or the route's headers say so.
+    private func closes(_ head: ResponseHead) -> Bool {
+        !request.wantsKeepAlive
+            || head.fields.contains { $0.name.lowercased() == "connection" && $0.value.lowercased().contains("close") }
+    }
+
+    private func sendWhole(_ head: ResponseHead, body: [UInt8]) -> ResponseOutcome {
+        var head = head
+        head.addIfAbsent("Content-Length", String(body.count))
+        let closing = closes(head)
+        if closing { head.addIfAbsent("Connection", "close") }
+        // A HEAD response carries the GET headers but never a body.
+        let bytes = request.method == "HEAD" ? head.serialized : head.serialized + body
+        let result = send(bytes)
+        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+    }
+
+    private func trickle(_ body: [UInt8], chunkSize: Int, interval: Double, headers: [String: String])
+        -> ResponseOutcome
+    {
+        var head = ResponseHead(status: 200, headers: headers)
+        head.addIfAbsent("Content-Length", String(body.count))
+        let closing = closes(head)
+        if closing { head.addIfAbsent("Connection", "close") }
+        var result = send(head.serialized)
+        var offset = 0
+        let step = max(1, chunkSize)
+        while result == .finished && offset < body.count {
+            if offset > 0 { result = socket.pause(seconds: interval) }
+            if result == .finished { result = send(Array(body[offset..<min(body.count, offset + step)])) }
+            offset += step
+        }
+        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+    }
+
+    private func sendChunked(_ chunks: [[UInt8]], headers: [String: String]) -> ResponseOutcome {
+        var head = ResponseHead(status: 200, headers: headers)
+        head.addIfAbsent("Transfer-Encoding", "chunked")
+        let closing = closes(head)
+        if closing { head.addIfAbsent("Connection", "close") }
+        var result = send(head.serialized)
+        // An empty chunk would end the body early, so empty elements are skipped.
+        for chunk in chunks where !chunk.isEmpty && result == .finished {
+            result = send(Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10])
+        }
+        if result == .finished { result = send(Array("0\r\n\r\n".utf8)) }
+        return result == .finished ? .completed(then: closing ? .close : .keepOpen) : Self.outcome(of: result)
+    }
+
+    private func sendEndless(chunkSize: Int) -> ResponseOutcome {
+        // No length and no chunking: the body ends only when the connection does, so it must close.
+        let head = ResponseHead(status: 200, headers: ["Content-Type": "application/octet-stream", "Connection": "close"])
+        var result = send(head.serialized)
+        let zeros = [UInt8](repeating: 0, count: max(1, chunkSize))
+        while result == .finished { result = send(zeros) }
+        return Self.outcome(of: result)
+    }
+
+    private func sendHeadersForever() -> ResponseOutcome {
+        var result = send(Array("HTTP/1.1 200 OK\r\n".utf8))
+        var line = 0
+        while result == .finished {
+            line += 1
+            result = send(Array("X-Filler-\(line): \(String(repeating: "x", count: 100))\r\n".utf8))
+        }
+        return Self.outcome(of: result)
+    }
+
+    private func send(_ bytes: [UInt8]) -> ConnectionSocket.TransferResult {
+        socket.send(bytes)
+    }
+
+    /// The outcome of a transfer that did not finish.
+    private static func outcome(of result: ConnectionSocket.TransferResult) -> ResponseOutcome {
+        switch result {
+        case .finished: .completed(then: .close)
+        case .peerClosed: .abortedByPeer
+        case .stopped: .stoppedByServer
+        }
+    }
+}

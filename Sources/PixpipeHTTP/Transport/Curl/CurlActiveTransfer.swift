@@ -124,7 +124,9 @@ final class CurlActiveTransfer {
         case (CURLE_OPERATION_TIMEDOUT, nil):
             let elapsed = now - startedAt
             let kind: CurlTransferError.Timeout =
-                if let total = request.totalTimeout, elapsed >= total { .total } else if finalHead == nil
+                if let total = request.totalTimeout, elapsed >= total {
+                    .total
+                } else if finalHead == nil
                     && easy.connectTime == 0
                 {
                     .connect

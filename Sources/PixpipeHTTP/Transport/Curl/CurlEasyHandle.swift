@@ -65,8 +65,12 @@ final class CurlEasyHandle {
         // No signals from a library running on a background thread (no SIGALRM for DNS timeouts).
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1))
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, pxp_curl_http_version_2tls))
-        // Wait for a connection that can multiplex rather than opening a second one to the same host.
-        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1))
+        if scheme == "https" {
+            // Wait for a connection that may multiplex rather than opening a second one to the same host.
+            // Only over TLS, where ALPN settles the protocol at the handshake; on plain http libcurl
+            // would hold every transfer until the first response arrives.
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1))
+        }
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1))
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYHOST, 2))
         if let caFile = request.caFile { try check(setString(CURLOPT_CAINFO, caFile)) }
@@ -105,8 +109,11 @@ final class CurlEasyHandle {
         // An empty "Expect:" stops libcurl from waiting for 100-continue before sending a body.
         var lines = ["Expect:"]
         for field in request.headers {
-            let text = field.name + field.value
-            guard !text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }), !field.name.isEmpty else {
+            // Bytes, not Characters: "\r\n" is one Character and would slip past a Character test.
+            let forbidden: (UInt8) -> Bool = { $0 == 13 || $0 == 10 || $0 == 0 }
+            guard !field.name.utf8.contains(where: forbidden), !field.value.utf8.contains(where: forbidden),
+                !field.name.isEmpty
+            else {
                 throw .invalidRequest(reason: "header \(field.name.debugDescription) holds a line break or is empty")
             }
             // "Name;" is libcurl's spelling of a header with an empty value.

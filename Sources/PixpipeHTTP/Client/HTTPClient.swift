@@ -1,0 +1,141 @@
+import Foundation
+
+/// Sends typed requests: resolves, adapts, queues, times out, retries, checks and converts.
+///
+/// ```swift
+/// let client = HTTPClient(configuration: .init(baseURL: URL(string: "https://api.example.com")))
+/// let json = try await client.send(Request<JSON>(path: "/models"))
+/// let response = try await client.response(for: Request<String>(path: "/readme"))
+/// print(response.statusCode, response.value)
+/// ```
+///
+/// Requests beyond ``Configuration/maxConcurrentRequests`` wait in the client's own queue; the transport
+/// only ever sees as many as it has connections for, so waiting never eats into a timeout.
+public final class HTTPClient: Sendable {
+    /// The client used by `Request.response(completion:)` when none is given.
+    public static let shared = HTTPClient()
+
+    /// The settings.
+    public let configuration: Configuration
+    /// What moves bytes.
+    public let transport: any HTTPTransport
+    private let limiter: ConcurrencyLimiter
+
+    /// A client; the default transport is a ``URLSessionTransport`` sized to the configuration's concurrency.
+    public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil) {
+        self.configuration = configuration
+        self.transport =
+            transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests)
+        self.limiter = ConcurrencyLimiter(limit: configuration.maxConcurrentRequests)
+    }
+
+    /// Sends `request` and returns the converted body.
+    public func send<Value>(_ request: Request<Value>) async throws(FetchError) -> Value {
+        try await response(for: request).value
+    }
+
+    /// Sends `request` and returns the converted body with the status, headers and final URL.
+    public func response<Value>(for request: Request<Value>) async throws(FetchError) -> Response<Value> {
+        let prepared = try prepare(request)
+        let policy = request.retryPolicy ?? configuration.retryPolicy
+        var attempt = 1
+        while true {
+            let started = ContinuousClock.now
+            let outcome = await performAttempt(prepared, request: request)
+            let result = outcome.flatMap { response in Self.validateAndConvert(response, for: request) }
+            let elapsed = ContinuousClock.now - started
+            var retryDelay: Duration?
+            if case .failure(let error) = result, policy.shouldRetry(error, method: prepared.method, attempt: attempt) {
+                let retryAfter = (try? outcome.get())?.metadata.headers["Retry-After"].flatMap {
+                    RetryAfter.delay(from: $0)
+                }
+                retryDelay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            }
+            configuration.onAttempt?(
+                AttemptEvent(
+                    attempt: attempt, method: prepared.method, url: prepared.url,
+                    outcome: outcome.map(\.metadata.statusCode), retryDelay: retryDelay, duration: elapsed))
+            guard let retryDelay else { return try result.get() }
+            do {
+                try await Task.sleep(for: retryDelay)
+            } catch {
+                throw .cancelled(url: prepared.url)
+            }
+            attempt += 1
+        }
+    }
+
+    /// Resolves the URL and assembles the transport request (before adapters).
+    func prepare<Value>(_ request: Request<Value>) throws(FetchError) -> TransportRequest {
+        let url = try request.target.resolve(against: configuration.baseURL, query: request.query)
+        var headers = request.headers
+        if let body = request.body, let contentType = body.contentType, !headers.contains("Content-Type") {
+            headers["Content-Type"] = contentType
+        }
+        if let userAgent = configuration.userAgent, !headers.contains("User-Agent") {
+            headers["User-Agent"] = userAgent
+        }
+        return TransportRequest(
+            url: url, method: request.method, headers: headers, body: request.body?.data,
+            maxBodyBytes: request.maxBodyBytes ?? configuration.maxBodyBytes,
+            redirectPolicy: RedirectPolicy(
+                maxRedirects: request.maxRedirects ?? configuration.maxRedirects,
+                allowsInsecureRedirects: configuration.allowsInsecureRedirects),
+            timeout: request.timeout ?? configuration.timeout)
+    }
+
+    /// One attempt: wait for a slot, adapt, then transfer under the deadline (which starts after the wait).
+    private func performAttempt<Value>(
+        _ prepared: TransportRequest, request: Request<Value>
+    ) async -> Result<TransportResponse, FetchError> {
+        guard await limiter.acquire() else { return .failure(.cancelled(url: prepared.url)) }
+        let outcome = await adaptAndTransfer(prepared, progress: request.onProgress)
+        await limiter.release()
+        // A transfer that lost a race with cancellation can report something else; the caller sees `.cancelled`.
+        if Task.isCancelled, case .failure = outcome { return .failure(.cancelled(url: prepared.url)) }
+        return outcome
+    }
+
+    private func adaptAndTransfer(
+        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async -> Result<TransportResponse, FetchError> {
+        var adapted = prepared
+        do {
+            for adapter in configuration.adapters { adapted = try await adapter.adapt(adapted) }
+        } catch {
+            return .failure(error)
+        }
+        let transport = self.transport
+        let finalRequest = adapted
+        let report = progress ?? { _ in }
+        return await Deadline.run(timeout: finalRequest.timeout, url: finalRequest.url) {
+            do throws(FetchError) {
+                return .success(try await transport.perform(finalRequest, progress: report))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Checks status and content type, then converts the body.
+    static func validateAndConvert<Value>(
+        _ response: TransportResponse, for request: Request<Value>
+    ) -> Result<Response<Value>, FetchError> {
+        let metadata = response.metadata
+        guard request.acceptableStatusCodes.contains(metadata.statusCode) else {
+            let prefix = String(decoding: response.body.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
+            return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, bodyPrefix: prefix))
+        }
+        if let accepted = request.acceptableContentTypes {
+            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) } }
+            guard matches ?? false else {
+                return .failure(.unacceptableContentType(metadata.contentType, accepted: accepted, url: metadata.url))
+            }
+        }
+        do {
+            return .success(Response(value: try Value(body: response.body, metadata: metadata), metadata: metadata))
+        } catch {
+            return .failure(.conversionFailed(error, url: metadata.url))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension HTTPClient {
+    /// Settings shared by every request a client sends; each request may override the per-request ones.
+    public struct Configuration: Sendable {
+        /// The URL that request paths are resolved against.
+        public var baseURL: URL?
+        /// The most requests on the wire at once; more wait in the client's queue (not counted in their timeout).
+        public var maxConcurrentRequests: Int
+        /// The time one attempt may take, headers and body included.
+        public var timeout: Duration
+        /// The most body bytes accepted for one response.
+        public var maxBodyBytes: Int
+        /// The most redirects followed.
+        public var maxRedirects: Int
+        /// Whether https may redirect to http.
+        public var allowsInsecureRedirects: Bool
+        /// When to retry.
+        public var retryPolicy: RetryPolicy
+        /// The `User-Agent` sent when a request has none; `nil` sends none of the client's own.
+        public var userAgent: String?
+        /// Hooks applied in order to every attempt of every request.
+        public var adapters: [any RequestAdapter]
+        /// Called after each attempt, with its outcome and the retry decision.
+        public var onAttempt: (@Sendable (AttemptEvent) -> Void)?
+
+        /// The default `User-Agent`, which identifies this package.
+        public static let defaultUserAgent = "pixpipe/0.1"
+        /// The default body limit: 100 MiB.
+        public static let defaultMaxBodyBytes = 100 << 20
+
+        /// A configuration; every argument has the documented default.
+        public init(
+            baseURL: URL? = nil, maxConcurrentRequests: Int = 6, timeout: Duration = .seconds(30),
+            maxBodyBytes: Int = Configuration.defaultMaxBodyBytes,
+            maxRedirects: Int = RedirectPolicy.defaultMaxRedirects, allowsInsecureRedirects: Bool = false,
+            retryPolicy: RetryPolicy = RetryPolicy(), userAgent: String? = Configuration.defaultUserAgent,
+            adapters: [any RequestAdapter] = [], onAttempt: (@Sendable (AttemptEvent) -> Void)? = nil
+        ) {
+            self.baseURL = baseURL
+            self.maxConcurrentRequests = max(1, maxConcurrentRequests)
+            self.timeout = timeout
+            self.maxBodyBytes = maxBodyBytes
+            self.maxRedirects = maxRedirects
+            self.allowsInsecureRedirects = allowsInsecureRedirects
+            self.retryPolicy = retryPolicy
+            self.userAgent = userAgent
+            self.adapters = adapters
+            self.onAttempt = onAttempt
+        }
+    }
+}

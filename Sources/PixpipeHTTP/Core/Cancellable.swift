@@ -1,0 +1,5 @@
+/// Something in flight that can be stopped, such as a request started with a completion handler.
+public protocol Cancellable: Sendable {
+    /// Stops the work; a pending completion handler receives ``FetchError/cancelled(url:)``.
+    func cancel()
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Why a request did not produce a value; every case says where and what happened.
+///
+/// ```swift
+/// do {
+///     let json = try await client.send(Request<JSON>(path: "/items"))
+/// } catch .httpStatus(let code, let url, _) {
+///     print("\(url) answered \(code)")
+/// } catch {
+///     print(error)   // one line, with context
+/// }
+/// ```
+public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL could not be built from `string` (alone or resolved against the base URL).
+    case invalidURL(String)
+    /// The URL's scheme is not `http` or `https`.
+    case unsupportedScheme(String, url: URL)
+    /// A request body could not be encoded (for example an `Encodable` that throws).
+    case invalidRequestBody(reason: String)
+    /// The transfer failed below HTTP; `code` is the transport's own code (a `URLError` code for URLSession).
+    case transport(code: Int, description: String, url: URL)
+    /// No complete response arrived within `after` for one attempt.
+    case timedOut(after: Duration, url: URL)
+    /// The request was cancelled, by task cancellation or through a ``Cancellable``.
+    case cancelled(url: URL?)
+    /// The server answered with a status the request does not accept; `bodyPrefix` is the start of the body.
+    case httpStatus(code: Int, url: URL, bodyPrefix: String)
+    /// The response's `Content-Type` (`nil` when absent) is not among the `accepted` patterns.
+    case unacceptableContentType(String?, accepted: [String], url: URL)
+    /// The body is larger than `limit` bytes; the transfer was stopped without reading the rest.
+    case bodyTooLarge(limit: Int, url: URL)
+    /// More than `limit` redirects were needed; `url` is the last one reached.
+    case tooManyRedirects(limit: Int, url: URL)
+    /// A redirect from https to http was refused.
+    case insecureRedirect(from: URL, to: URL)
+    /// The body arrived but could not be converted to the requested type.
+    case conversionFailed(ConversionError, url: URL?)
+
+    /// The number of body bytes kept in ``httpStatus(code:url:bodyPrefix:)``.
+    public static let bodyPrefixLength = 512
+
+    /// The URL the error is about, when known.
+    public var url: URL? {
+        switch self {
+        case .invalidURL, .invalidRequestBody: nil
+        case .unsupportedScheme(_, let url), .transport(_, _, let url), .timedOut(_, let url),
+            .httpStatus(_, let url, _), .unacceptableContentType(_, _, let url), .bodyTooLarge(_, let url),
+            .tooManyRedirects(_, let url):
+            url
+        case .cancelled(let url), .conversionFailed(_, let url): url
+        case .insecureRedirect(_, let to): to
+        }
+    }
+
+    /// Whether this is a cancellation.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+
+    /// A one-line explanation for people.
+    public var description: String {
+        switch self {
+        case .invalidURL(let string): "invalid URL: \(string)"
+        case .unsupportedScheme(let scheme, let url): "unsupported scheme \(scheme) in \(url.absoluteString)"
+        case .invalidRequestBody(let reason): "cannot encode the request body: \(reason)"
+        case .transport(let code, let description, let url):
+            "transfer of \(url.absoluteString) failed (\(code)): \(description)"
+        case .timedOut(let after, let url): "\(url.absoluteString) timed out after \(after)"
+        case .cancelled(let url): "request \(url.map { "for \($0.absoluteString) " } ?? "")was cancelled"
+        case .httpStatus(let code, let url, let bodyPrefix):
+            "\(url.absoluteString) answered HTTP \(code)" + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)")
+        case .unacceptableContentType(let contentType, let accepted, let url):
+            "\(url.absoluteString) sent \(contentType ?? "no content type"), expected \(accepted.joined(separator: " or "))"
+        case .bodyTooLarge(let limit, let url): "body of \(url.absoluteString) is over the limit of \(limit) bytes"
+        case .tooManyRedirects(let limit, let url): "more than \(limit) redirects, last at \(url.absoluteString)"
+        case .insecureRedirect(let from, let to):
+            "refused redirect from \(from.absoluteString) to insecure \(to.absoluteString)"
+        case .conversionFailed(let error, let url):
+            "cannot convert the body" + (url.map { " of \($0.absoluteString)" } ?? "") + ": \(error)"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// STUB: the HTTP layer work fills this module in.

@@ -1,0 +1,84 @@
+import Foundation
+
+/// When and how long to wait before trying a failed request again.
+///
+/// Only idempotent methods are retried, and only after transport errors, timeouts, or a retryable status
+/// (408, 429, 500, 502, 503, 504 by default). The wait is exponential backoff with full jitter, or the
+/// server's `Retry-After` when it sends one, never more than ``maxDelay``.
+///
+/// ```swift
+/// let policy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .seconds(5))
+/// ```
+public struct RetryPolicy: Sendable, Hashable {
+    /// The most attempts in total, the first included; 1 disables retries.
+    public var maxAttempts: Int
+    /// The backoff ceiling of the first retry; it doubles with each further attempt.
+    public var baseDelay: Duration
+    /// The longest wait between attempts, `Retry-After` included.
+    public var maxDelay: Duration
+    /// Status codes that are worth another attempt.
+    public var retryableStatusCodes: Set<Int>
+
+    /// The status codes retried by default.
+    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+
+    /// A policy; the defaults try 3 times, starting from 200 ms, waiting at most 10 s.
+    public init(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
+        retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.retryableStatusCodes = retryableStatusCodes
+    }
+
+    /// A policy that never retries.
+    public static let none = RetryPolicy(maxAttempts: 1)
+
+    /// Whether `error` from attempt number `attempt` of a `method` request deserves another attempt.
+    public func shouldRetry(_ error: FetchError, method: HTTPMethod, attempt: Int) -> Bool {
+        guard method.isIdempotent, attempt < maxAttempts else { return false }
+        switch error {
+        case .transport, .timedOut: return true
+        case .httpStatus(let code, _, _): return retryableStatusCodes.contains(code)
+        default: return false
+        }
+    }
+
+    /// The wait after attempt number `attempt` (1-based) failed.
+    ///
+    /// With `retryAfter` (from the server) the wait is that, capped at ``maxDelay``; otherwise it is drawn
+    /// uniformly from zero to `min(maxDelay, baseDelay * 2^(attempt-1))` ("full jitter"), using `generator`
+    /// so tests can make it deterministic.
+    public func delay(
+        afterAttempt attempt: Int, retryAfter: Duration? = nil, using generator: inout some RandomNumberGenerator
+    ) -> Duration {
+        if let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
+        let ceiling = backoffCeiling(afterAttempt: attempt)
+        let seconds = ceiling.seconds
+        guard seconds > 0 else { return .zero }
+        return .seconds(Double.random(in: 0...seconds, using: &generator))
+    }
+
+    /// The wait after attempt `attempt` using the system random source.
+    public func delay(afterAttempt attempt: Int, retryAfter: Duration? = nil) -> Duration {
+        var generator = SystemRandomNumberGenerator()
+        return delay(afterAttempt: attempt, retryAfter: retryAfter, using: &generator)
+    }
+
+    /// The upper bound of the jittered wait after attempt `attempt`: `min(maxDelay, baseDelay * 2^(attempt-1))`.
+    public func backoffCeiling(afterAttempt attempt: Int) -> Duration {
+        let exponent = Double(max(0, min(attempt - 1, 62)))
+        let seconds = baseDelay.seconds * pow(2, exponent)
+        return seconds >= maxDelay.seconds ? maxDelay : .seconds(seconds)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

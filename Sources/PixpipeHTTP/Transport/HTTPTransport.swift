@@ -1,0 +1,61 @@
+import Foundation
+
+/// Moves one request over the wire and returns the raw response; the client layers timeouts, retries,
+/// acceptance and conversion on top.
+///
+/// A transport must stream the body into memory no larger than `request.maxBodyBytes` (failing with
+/// ``FetchError/bodyTooLarge(limit:url:)`` without reading the excess), follow redirects by
+/// `request.redirectPolicy`, report progress, and stop promptly with ``FetchError/cancelled(url:)`` when
+/// its task is cancelled. ``URLSessionTransport`` is the built-in one.
+public protocol HTTPTransport: Sendable {
+    /// Performs `request`, calling `progress` as body bytes arrive.
+    func perform(
+        _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws(FetchError) -> TransportResponse
+}
+
+/// A fully resolved request as a transport sees it: absolute URL, final headers, limits.
+public struct TransportRequest: Sendable, Hashable {
+    /// The absolute http or https URL.
+    public var url: URL
+    /// The method.
+    public var method: HTTPMethod
+    /// Every header field to send.
+    public var headers: HTTPHeaders
+    /// The body bytes, if any.
+    public var body: Data?
+    /// The most body bytes the transport may accept.
+    public var maxBodyBytes: Int
+    /// How redirects are followed.
+    public var redirectPolicy: RedirectPolicy
+    /// The client's deadline for this attempt; a transport may use it to set its own (longer) safety timeout.
+    public var timeout: Duration
+
+    /// A transport request from its parts.
+    public init(
+        url: URL, method: HTTPMethod, headers: HTTPHeaders, body: Data?, maxBodyBytes: Int,
+        redirectPolicy: RedirectPolicy, timeout: Duration
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.maxBodyBytes = maxBodyBytes
+        self.redirectPolicy = redirectPolicy
+        self.timeout = timeout
+    }
+}
+
+/// The raw response from a transport: metadata and the whole body (within the cap).
+public struct TransportResponse: Sendable, Hashable {
+    /// Status, headers and final URL.
+    public var metadata: ResponseMetadata
+    /// The body bytes.
+    public var body: Data
+
+    /// A transport response from its parts.
+    public init(metadata: ResponseMetadata, body: Data) {
+        self.metadata = metadata
+        self.body = body
+    }
+}

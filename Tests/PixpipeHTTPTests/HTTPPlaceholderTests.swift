@@ -1,4 +1,0 @@
-import Testing
-
-// STUB: replaced by the HTTP layer's tests.
-@Test func httpPlaceholder() {}

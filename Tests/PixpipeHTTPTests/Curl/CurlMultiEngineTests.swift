@@ -90,7 +90,9 @@ struct CurlMultiEngineTests {
         try await withEngine { engine in
             var request = CurlTransferRequest(url: server.url("/big"))
             request.maxBodyBytes = 1000
-            await #expect(throws: CurlTransferError.bodyTooLarge(limit: 1000, declaredLength: 5000)) {
+            await #expect(
+                throws: CurlTransferError.bodyTooLarge(limit: 1000, declaredLength: 5000, url: server.url("/big"))
+            ) {
                 try await fetch(engine, request)
             }
         }
@@ -101,7 +103,9 @@ struct CurlMultiEngineTests {
         try await withEngine { engine in
             var request = CurlTransferRequest(url: server.url("/stream"))
             request.maxBodyBytes = 100_000
-            await #expect(throws: CurlTransferError.bodyTooLarge(limit: 100_000, declaredLength: nil)) {
+            let expected = CurlTransferError.bodyTooLarge(
+                limit: 100_000, declaredLength: nil, url: server.url("/stream"))
+            await #expect(throws: expected) {
                 try await fetch(engine, request)
             }
         }
@@ -125,7 +129,9 @@ struct CurlMultiEngineTests {
         try await withEngine { engine in
             var request = CurlTransferRequest(url: server.url("/loop"))
             request.maxRedirects = 3
-            await #expect(throws: CurlTransferError.tooManyRedirects(limit: 3)) { try await fetch(engine, request) }
+            await #expect(throws: CurlTransferError.tooManyRedirects(limit: 3, url: server.url("/loop"))) {
+                try await fetch(engine, request)
+            }
         }
         #expect(server.requestCount("/loop") == 4)
     }

@@ -9,7 +9,9 @@ final class CurlActiveTransfer {
     /// Why a callback stopped the transfer, so that `CURLE_WRITE_ERROR` can be told apart.
     enum AbortReason {
         case bodyTooLarge(declaredLength: Int64?)
-        case insecureRedirect(from: String, to: String)
+        case insecureRedirect(from: URL, to: URL)
+        case tooManyRedirects
+        case unsupportedRedirectScheme(String, url: URL)
         case refusedBySink
         case malformedHeader
     }
@@ -25,7 +27,8 @@ final class CurlActiveTransfer {
     private(set) var bodyByteCount: Int64 = 0
     private(set) var redirectCount = 0
     private var parser = CurlResponseHeadParser()
-    private var currentURL: URL
+    /// The URL being fetched: the request's, then each redirect's target.
+    private(set) var currentURL: URL
     private var lastReportedProgress: CurlTransferProgress?
 
     init(transfer: CurlTransfer, easy: CurlEasyHandle, now: ContinuousClock.Instant) {
@@ -61,14 +64,14 @@ final class CurlActiveTransfer {
         if request.maxRedirects != nil, (300..<400).contains(head.statusCode), head.statusCode != 304,
             let location = head.value(for: "Location")
         {
-            // libcurl follows this hop next (or fails with too many redirects); refuse a downgrade first.
+            // libcurl follows this hop next; the redirect policy is checked here first, as headers end.
             guard let next = URL(string: location, relativeTo: currentURL)?.absoluteURL else { return true }
-            if currentURL.scheme?.lowercased() == "https", next.scheme?.lowercased() == "http" {
-                abortReason = .insecureRedirect(from: currentURL.absoluteString, to: next.absoluteString)
+            redirectCount += 1
+            if let refusal = refusal(ofRedirectTo: next, limit: request.maxRedirects ?? 0) {
+                abortReason = refusal
                 return false
             }
             currentURL = next
-            redirectCount += 1
             return true
         }
         if let limit = request.maxBodyBytes, request.method != "HEAD", !head.hasContentEncoding,
@@ -83,6 +86,16 @@ final class CurlActiveTransfer {
             return false
         }
         return true
+    }
+
+    private func refusal(ofRedirectTo next: URL, limit: Int) -> AbortReason? {
+        let scheme = next.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else { return .unsupportedRedirectScheme(scheme, url: next) }
+        if redirectCount > limit { return .tooManyRedirects }
+        if !transfer.request.allowsInsecureRedirects, currentURL.scheme?.lowercased() == "https", scheme == "http" {
+            return .insecureRedirect(from: currentURL, to: next)
+        }
+        return nil
     }
 
     /// Handles one chunk of decoded body; returns false to abort the transfer.
@@ -114,13 +127,18 @@ final class CurlActiveTransfer {
         let request = transfer.request
         switch (code, abortReason) {
         case (_, .bodyTooLarge(let declared)?):
-            return .bodyTooLarge(limit: request.maxBodyBytes ?? 0, declaredLength: declared)
+            return .bodyTooLarge(limit: request.maxBodyBytes ?? 0, declaredLength: declared, url: currentURL)
         case (_, .insecureRedirect(let from, let to)?):
             return .insecureRedirect(from: from, to: to)
+        case (_, .tooManyRedirects?):
+            return .tooManyRedirects(limit: request.maxRedirects ?? 0, url: currentURL)
+        case (_, .unsupportedRedirectScheme(let scheme, let url)?):
+            return .unsupportedRedirectScheme(scheme, url: url)
         case (_, .refusedBySink?):
             return .cancelled
         case (_, .malformedHeader?):
-            return .transport(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue), message: "malformed response header")
+            let code = Int(CURLE_WEIRD_SERVER_REPLY.rawValue)
+            return .transport(code: code, message: "malformed response header", url: currentURL)
         case (CURLE_OPERATION_TIMEDOUT, nil):
             let elapsed = now - startedAt
             let kind: CurlTransferError.Timeout =
@@ -133,10 +151,10 @@ final class CurlActiveTransfer {
                 } else { .total }
             return .timedOut(kind, elapsedMilliseconds: elapsed.milliseconds)
         case (CURLE_TOO_MANY_REDIRECTS, nil):
-            return .tooManyRedirects(limit: request.maxRedirects ?? 0)
+            return .tooManyRedirects(limit: request.maxRedirects ?? 0, url: currentURL)
         default:
             let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
-            return .transport(code: Int(code.rawValue), message: text)
+            return .transport(code: Int(code.rawValue), message: text, url: currentURL)
         }
     }
 }

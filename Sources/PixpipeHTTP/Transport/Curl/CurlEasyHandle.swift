@@ -121,7 +121,8 @@ final class CurlEasyHandle {
         }
         for line in lines {
             guard let appended = curl_slist_append(list, line) else {
-                throw .transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate header list")
+                throw .transport(
+                    code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate header list", url: request.url)
             }
             list = appended
         }
@@ -145,7 +146,8 @@ final class CurlEasyHandle {
         // LOW_SPEED_TIME counts whole seconds.
         if let limit = request.maxRedirects {
             try check(pxp_curl_easy_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 1))
-            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_MAXREDIRS, max(0, limit)))
+            // One more than the policy: the header callback refuses the extra hop with the URL in hand.
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_MAXREDIRS, max(0, limit) + 1))
         }
         // The body cap is enforced by the callbacks (Content-Length when headers end, then a running
         // count of decoded bytes); MAXFILESIZE would compare encoded lengths.
@@ -178,6 +180,6 @@ final class CurlEasyHandle {
 
     private func check(_ code: CURLcode) throws(CurlTransferError) {
         guard code != CURLE_OK else { return }
-        throw .transport(code: Int(code.rawValue), message: String(cString: curl_easy_strerror(code)))
+        throw .invalidRequest(reason: "libcurl refused an option: " + String(cString: curl_easy_strerror(code)))
     }
 }

@@ -51,7 +51,8 @@ final class CurlMultiLoop {
         guard !transfer.isCancelRequested else { return record(transfer, .failure(.cancelled)) }
         guard let easy = pool.popLast() ?? makeHandle() else {
             let error = CurlTransferError.transport(
-                code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate an easy handle")
+                code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate an easy handle",
+                url: transfer.request.url)
             return record(transfer, .failure(error))
         }
         let active = CurlActiveTransfer(transfer: transfer, easy: easy, now: .now)
@@ -69,7 +70,9 @@ final class CurlMultiLoop {
         guard added == CURLM_OK else {
             release(active)
             let message = String(cString: curl_multi_strerror(added))
-            return record(transfer, .failure(.transport(code: Int(added.rawValue), message: message)))
+            let error = CurlTransferError.transport(
+                code: Int(added.rawValue), message: message, url: transfer.request.url)
+            return record(transfer, .failure(error))
         }
         activeByTransfer[ObjectIdentifier(transfer)] = active
         activeByHandle[easy.raw] = active
@@ -101,7 +104,8 @@ final class CurlMultiLoop {
         }
         guard let head = active.finalHead else {
             let message = "the server closed the connection without a response"
-            return .failure(.transport(code: Int(CURLE_GOT_NOTHING.rawValue), message: message))
+            let code = Int(CURLE_GOT_NOTHING.rawValue)
+            return .failure(.transport(code: code, message: message, url: active.currentURL))
         }
         let request = active.transfer.request
         return .success(

@@ -34,6 +34,8 @@ struct CurlTransferRequest: Sendable {
     var idleTimeout: Duration?
     /// How many redirects to follow; `nil` returns 3xx responses as they are.
     var maxRedirects: Int? = 10
+    /// Whether an https URL may redirect to an http one.
+    var allowsInsecureRedirects = false
     /// The most body bytes to accept; more aborts the transfer with ``CurlTransferError/bodyTooLarge(limit:declaredLength:)``.
     var maxBodyBytes: Int64?
     /// The encodings to offer and decode, as an Accept-Encoding value; `nil` offers none.

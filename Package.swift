@@ -23,10 +23,15 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
+        .systemLibrary(
+            name: "CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         // The only C the project writes: setjmp guards and constants, all names prefixed `pxp_`.
         .target(
             name: "CPixpipe",
-            dependencies: ["CLibPNG", "CLibJPEG"]
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibCurl"]
         ),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
@@ -34,7 +39,7 @@ let package = Package(
             dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
         ),
         // Typed requests over a pluggable transport. Knows nothing of images.
-        .target(name: "PixpipeHTTP"),
+        .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl"]),
         // The one place that joins images and HTTP.
         .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP"]),
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe"]),

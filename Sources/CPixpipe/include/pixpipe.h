@@ -1,8 +1,9 @@
 #ifndef PIXPIPE_SHIM_H
 #define PIXPIPE_SHIM_H
 // The package's C shim: what Swift cannot do with libpng and libjpeg (setjmp/longjmp error
-// recovery, message capture) and constants for macros that do not import. Every name is `pxp_`.
-// Each codec has its own header; this umbrella includes them.
+// recovery, message capture), non-variadic wrappers for libcurl, and constants for macros that do
+// not import. Every name is `pxp_`. Each library has its own header; this umbrella includes them.
 #include "pixpipe_png.h"
 #include "pixpipe_jpeg.h"
+#include "pixpipe_curl.h"
 #endif

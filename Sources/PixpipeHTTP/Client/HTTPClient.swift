@@ -21,11 +21,14 @@ public final class HTTPClient: Sendable {
     public let transport: any HTTPTransport
     private let limiter: ConcurrencyLimiter
 
-    /// A client; the default transport is a ``URLSessionTransport`` sized to the configuration's concurrency.
+    /// A client; the default transport is ``HTTPTransportKind/platformDefault`` (curl on Linux) sized to the
+    /// configuration's concurrency.
     public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
         self.transport =
-            transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests)
+            transport
+            ?? HTTPTransportKind.platformDefault.makeTransport(
+                maxConnectionsPerHost: configuration.maxConcurrentRequests)
         self.limiter = ConcurrencyLimiter(limit: configuration.maxConcurrentRequests)
     }
 
@@ -127,7 +130,8 @@ public final class HTTPClient: Sendable {
             return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, bodyPrefix: prefix))
         }
         if let accepted = request.acceptableContentTypes {
-            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) } }
+            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) }
+            }
             guard matches ?? false else {
                 return .failure(.unacceptableContentType(metadata.contentType, accepted: accepted, url: metadata.url))
             }

@@ -1,0 +1,185 @@
+internal import CLibCurl
+internal import CPixpipe
+import Foundation
+
+/// One libcurl easy handle with its error buffer, reused across transfers on the engine thread.
+///
+/// `curl_easy_reset` between transfers clears every option but keeps the handle's caches
+/// (DNS, TLS session), while connections live in the multi handle and outlast the easy handle.
+final class CurlEasyHandle {
+    /// The `CURL *`.
+    let raw: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// A new easy handle, or nil when libcurl cannot allocate one.
+    init?() {
+        guard let raw = curl_easy_init() else { return nil }
+        self.raw = raw
+        errorBuffer = .allocate(capacity: Int(pxp_curl_error_size))
+        errorBuffer.initialize(repeating: 0, count: Int(pxp_curl_error_size))
+    }
+
+    /// Frees the handle; it must not be in a multi handle.
+    func destroy() {
+        curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
+    }
+
+    /// Clears every option so the handle can serve another transfer.
+    func reset() {
+        curl_easy_reset(raw)
+        errorBuffer[0] = 0
+    }
+
+    /// The message libcurl wrote for the last failure, if any.
+    var errorMessage: String { String(cString: errorBuffer) }
+
+    /// Seconds spent connecting, 0 when no connection was made.
+    var connectTime: Int64 {
+        var value: curl_off_t = 0
+        _ = pxp_curl_easy_getinfo_off_t(raw, CURLINFO_CONNECT_TIME_T, &value)
+        return Int64(value)
+    }
+
+    /// The URL of the last request made, after redirects.
+    var effectiveURL: URL? {
+        var text: UnsafePointer<CChar>?
+        guard pxp_curl_easy_getinfo_string(raw, CURLINFO_EFFECTIVE_URL, &text) == CURLE_OK, let text else { return nil }
+        return URL(string: String(cString: text))
+    }
+
+    /// Sets every option a transfer needs; `context` is the pointer the callbacks receive.
+    func configure(
+        for request: CurlTransferRequest,
+        headerList: inout UnsafeMutablePointer<curl_slist>?,
+        context: UnsafeMutableRawPointer,
+        socketContext: UnsafeMutableRawPointer
+    ) throws(CurlTransferError) {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidRequest(reason: "scheme of \(request.url.absoluteString) is not http or https")
+        }
+        try check(setString(CURLOPT_URL, request.url.absoluteString))
+        try check(setString(CURLOPT_PROTOCOLS_STR, "http,https"))
+        try check(setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer))
+        // No signals from a library running on a background thread (no SIGALRM for DNS timeouts).
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1))
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, pxp_curl_http_version_2tls))
+        if scheme == "https" {
+            // Wait for a connection that may multiplex rather than opening a second one to the same host.
+            // Only over TLS, where ALPN settles the protocol at the handshake; on plain http libcurl
+            // would hold every transfer until the first response arrives.
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1))
+        }
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1))
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYHOST, 2))
+        if let caFile = request.caFile { try check(setString(CURLOPT_CAINFO, caFile)) }
+        try configureMethodAndBody(request)
+        try configureHeaders(request, list: &headerList)
+        try configureLimits(request)
+        try configureCallbacks(request, context: context, socketContext: socketContext)
+    }
+
+    private func configureMethodAndBody(_ request: CurlTransferRequest) throws(CurlTransferError) {
+        switch request.method {
+        case "GET": try check(pxp_curl_easy_setopt_long(raw, CURLOPT_HTTPGET, 1))
+        case "HEAD": try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOBODY, 1))
+        default:
+            guard request.method.allSatisfy({ $0.isLetter || $0 == "-" }), !request.method.isEmpty else {
+                throw .invalidRequest(reason: "method \(request.method) is not a token")
+            }
+            try check(setString(CURLOPT_CUSTOMREQUEST, request.method))
+        }
+        guard let body = request.body else { return }
+        try check(pxp_curl_easy_setopt_off_t(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+        // COPYPOSTFIELDS copies the bytes, so the Data need not outlive this call.
+        let code = body.withUnsafeBytes { bytes in
+            guard let start = bytes.baseAddress else {
+                return "".withCString { pxp_curl_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, $0) }
+            }
+            return pxp_curl_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, start)
+        }
+        try check(code)
+    }
+
+    private func configureHeaders(
+        _ request: CurlTransferRequest,
+        list: inout UnsafeMutablePointer<curl_slist>?
+    ) throws(CurlTransferError) {
+        // An empty "Expect:" stops libcurl from waiting for 100-continue before sending a body.
+        var lines = ["Expect:"]
+        for field in request.headers {
+            // Bytes, not Characters: "\r\n" is one Character and would slip past a Character test.
+            let forbidden: (UInt8) -> Bool = { $0 == 13 || $0 == 10 || $0 == 0 }
+            guard !field.name.utf8.contains(where: forbidden), !field.value.utf8.contains(where: forbidden),
+                !field.name.isEmpty
+            else {
+                throw .invalidRequest(reason: "header \(field.name.debugDescription) holds a line break or is empty")
+            }
+            // "Name;" is libcurl's spelling of a header with an empty value.
+            lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        for line in lines {
+            guard let appended = curl_slist_append(list, line) else {
+                throw .transport(
+                    code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate header list", url: request.url)
+            }
+            list = appended
+        }
+        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, list))
+        if let encodings = request.acceptedEncodings {
+            try check(setString(CURLOPT_ACCEPT_ENCODING, encodings))
+        }
+        if let start = request.rangeStart {
+            try check(setString(CURLOPT_RANGE, "\(max(0, start))-"))
+        }
+    }
+
+    private func configureLimits(_ request: CurlTransferRequest) throws(CurlTransferError) {
+        if let connect = request.connectTimeout {
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, connect.millisecondsRoundedUp))
+        }
+        if let total = request.totalTimeout {
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, total.millisecondsRoundedUp))
+        }
+        // The idle timeout is enforced by the engine loop to the millisecond; libcurl's
+        // LOW_SPEED_TIME counts whole seconds.
+        if let limit = request.maxRedirects {
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 1))
+            // One more than the policy: the header callback refuses the extra hop with the URL in hand.
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_MAXREDIRS, max(0, limit) + 1))
+        }
+        // The body cap is enforced by the callbacks (Content-Length when headers end, then a running
+        // count of decoded bytes); MAXFILESIZE would compare encoded lengths.
+    }
+
+    private func configureCallbacks(
+        _ request: CurlTransferRequest,
+        context: UnsafeMutableRawPointer,
+        socketContext: UnsafeMutableRawPointer
+    ) throws(CurlTransferError) {
+        try check(pxp_curl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, CurlCallbacks.write))
+        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_writedata, context))
+        try check(pxp_curl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, CurlCallbacks.header))
+        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_headerdata, context))
+        try check(pxp_curl_easy_setopt_opensocket_function(raw, CurlCallbacks.openSocket))
+        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_OPENSOCKETDATA, socketContext))
+        try check(pxp_curl_easy_setopt_closesocket_function(raw, CurlCallbacks.closeSocket))
+        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_CLOSESOCKETDATA, socketContext))
+        if request.progress != nil {
+            try check(pxp_curl_easy_setopt_xferinfo_function(raw, CurlCallbacks.transferInfo))
+            try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_xferinfodata, context))
+            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 0))
+        }
+    }
+
+    private func setString(_ option: CURLoption, _ value: String) -> CURLcode {
+        // libcurl copies string options (since 7.17), so the temporary C string is enough.
+        value.withCString { pxp_curl_easy_setopt_pointer(raw, option, $0) }
+    }
+
+    private func check(_ code: CURLcode) throws(CurlTransferError) {
+        guard code != CURLE_OK else { return }
+        throw .invalidRequest(reason: "libcurl refused an option: " + String(cString: curl_easy_strerror(code)))
+    }
+}

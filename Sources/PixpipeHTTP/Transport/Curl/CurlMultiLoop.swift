@@ -1,0 +1,204 @@
+internal import CLibCurl
+internal import CPixpipe
+import Foundation
+
+/// The engine thread's side of a ``CurlMultiEngine``: the multi handle, the running transfers and the handle pool.
+///
+/// Every libcurl call of the engine happens here, on one thread, so none of this state needs a lock.
+final class CurlMultiLoop {
+    private let multi: UnsafeMutableRawPointer
+    private let inbox: CurlEngineInbox
+    private let counters: CurlEngineCounters
+    private let configuration: CurlEngineConfiguration
+    private var pool: [CurlEasyHandle] = []
+    private var activeByTransfer: [ObjectIdentifier: CurlActiveTransfer] = [:]
+    private var activeByHandle: [UnsafeMutableRawPointer: CurlActiveTransfer] = [:]
+
+    /// How long to sleep when nothing is running; `curl_multi_wakeup` interrupts it when work arrives.
+    private static let idlePollMilliseconds: Int32 = 10_000
+
+    init(
+        multi: CurlMultiPointer,
+        inbox: CurlEngineInbox,
+        counters: CurlEngineCounters,
+        configuration: CurlEngineConfiguration
+    ) {
+        self.multi = multi.raw
+        self.inbox = inbox
+        self.counters = counters
+        self.configuration = configuration
+    }
+
+    /// Runs transfers until asked to stop, then frees everything and returns.
+    func run() {
+        while true {
+            let work = inbox.take()
+            for transfer in work.submissions { start(transfer) }
+            for transfer in work.cancellations { cancel(transfer) }
+            if work.stopRequested { break }
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinishedTransfers()
+            let nextIdleDeadline = expireIdleTransfers(now: .now)
+            _ = curl_multi_poll(multi, nil, 0, pollTimeout(until: nextIdleDeadline), nil)
+        }
+        tearDown()
+    }
+
+    // MARK: Starting and ending transfers
+
+    private func start(_ transfer: CurlTransfer) {
+        guard !transfer.isCancelRequested else { return record(transfer, .failure(.cancelled)) }
+        guard let easy = pool.popLast() ?? makeHandle() else {
+            let error = CurlTransferError.transport(
+                code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate an easy handle",
+                url: transfer.request.url)
+            return record(transfer, .failure(error))
+        }
+        let active = CurlActiveTransfer(transfer: transfer, easy: easy, now: .now)
+        // Unretained: the dictionaries below keep `active` alive for as long as libcurl may call back.
+        let context = Unmanaged.passUnretained(active).toOpaque()
+        let socketContext = Unmanaged.passUnretained(counters).toOpaque()
+        do {
+            try easy.configure(
+                for: transfer.request, headerList: &active.headerList, context: context, socketContext: socketContext)
+        } catch {
+            release(active)
+            return record(transfer, .failure(error))
+        }
+        let added = curl_multi_add_handle(multi, easy.raw)
+        guard added == CURLM_OK else {
+            release(active)
+            let message = String(cString: curl_multi_strerror(added))
+            let error = CurlTransferError.transport(
+                code: Int(added.rawValue), message: message, url: transfer.request.url)
+            return record(transfer, .failure(error))
+        }
+        activeByTransfer[ObjectIdentifier(transfer)] = active
+        activeByHandle[easy.raw] = active
+        counters.update { $0.activeTransfers += 1 }
+    }
+
+    private func cancel(_ transfer: CurlTransfer) {
+        guard let active = activeByTransfer[ObjectIdentifier(transfer)] else { return }
+        retire(active, .failure(.cancelled))
+    }
+
+    private func collectFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                let active = activeByHandle[handle]
+            else { continue }
+            let code = message.pointee.data.result
+            retire(active, outcome(of: active, code: code))
+        }
+    }
+
+    private func outcome(
+        of active: CurlActiveTransfer,
+        code: CURLcode
+    ) -> Result<CurlTransferOutcome, CurlTransferError> {
+        guard code == CURLE_OK else {
+            return .failure(active.error(for: code, message: active.easy.errorMessage, now: .now))
+        }
+        guard let head = active.finalHead else {
+            let message = "the server closed the connection without a response"
+            let code = Int(CURLE_GOT_NOTHING.rawValue)
+            return .failure(.transport(code: code, message: message, url: active.currentURL))
+        }
+        let request = active.transfer.request
+        return .success(
+            CurlTransferOutcome(
+                head: head,
+                effectiveURL: active.easy.effectiveURL ?? request.url,
+                bodyByteCount: active.bodyByteCount,
+                redirectCount: active.redirectCount
+            ))
+    }
+
+    /// Ends a running transfer: out of the multi handle, handle back to the pool, task resumed.
+    private func retire(_ active: CurlActiveTransfer, _ result: Result<CurlTransferOutcome, CurlTransferError>) {
+        _ = curl_multi_remove_handle(multi, active.easy.raw)
+        activeByTransfer[ObjectIdentifier(active.transfer)] = nil
+        activeByHandle[active.easy.raw] = nil
+        counters.update { $0.activeTransfers -= 1 }
+        release(active)
+        record(active.transfer, result)
+    }
+
+    private func release(_ active: CurlActiveTransfer) {
+        curl_slist_free_all(active.headerList)
+        active.headerList = nil
+        recycle(active.easy)
+    }
+
+    private func record(_ transfer: CurlTransfer, _ result: Result<CurlTransferOutcome, CurlTransferError>) {
+        counters.update { $0.finishedTransfers += 1 }
+        transfer.finish(result)
+    }
+
+    // MARK: Handle pool
+
+    private func makeHandle() -> CurlEasyHandle? {
+        guard let easy = CurlEasyHandle() else { return nil }
+        counters.update { $0.liveEasyHandles += 1 }
+        return easy
+    }
+
+    private func recycle(_ easy: CurlEasyHandle) {
+        easy.reset()
+        if pool.count < configuration.maxPooledHandles {
+            pool.append(easy)
+        } else {
+            easy.destroy()
+            counters.update { $0.liveEasyHandles -= 1 }
+        }
+        counters.update { $0.pooledEasyHandles = pool.count }
+    }
+
+    // MARK: Idle timeouts
+
+    /// Fails the transfers that received nothing for too long; returns the earliest deadline left.
+    private func expireIdleTransfers(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var earliest: ContinuousClock.Instant?
+        var expired: [CurlActiveTransfer] = []
+        for active in activeByTransfer.values {
+            guard let deadline = active.idleDeadline else { continue }
+            if deadline <= now {
+                expired.append(active)
+            } else if earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
+        }
+        for active in expired {
+            let elapsed = (now - active.startedAt).milliseconds
+            retire(active, .failure(.timedOut(.idle, elapsedMilliseconds: elapsed)))
+        }
+        return earliest
+    }
+
+    private func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let deadline else { return Self.idlePollMilliseconds }
+        let remaining = deadline - .now
+        guard remaining > .zero else { return 0 }
+        return Int32(clamping: min(remaining.millisecondsRoundedUp, Int(Self.idlePollMilliseconds)))
+    }
+
+    // MARK: Shutdown
+
+    private func tearDown() {
+        for active in Array(activeByTransfer.values) { retire(active, .failure(.engineStopped)) }
+        for transfer in inbox.close() { record(transfer, .failure(.engineStopped)) }
+        for easy in pool { easy.destroy() }
+        pool.removeAll()
+        counters.update {
+            $0.liveEasyHandles = 0
+            $0.pooledEasyHandles = 0
+        }
+        // Closes the cached connections (through the close-socket callback, which still counts them).
+        _ = curl_multi_cleanup(multi)
+        counters.update { $0.threadRunning = false }
+        inbox.markExited()
+    }
+}

@@ -127,7 +127,8 @@ public final class HTTPClient: Sendable {
             return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, bodyPrefix: prefix))
         }
         if let accepted = request.acceptableContentTypes {
-            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) } }
+            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) }
+            }
             guard matches ?? false else {
                 return .failure(.unacceptableContentType(metadata.contentType, accepted: accepted, url: metadata.url))
             }

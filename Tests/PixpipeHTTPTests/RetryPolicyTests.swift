@@ -2,10 +2,16 @@ import Foundation
 import PixpipeHTTP
 import Testing
 
-/// A generator that always returns the same word, so `Double.random(in:using:)` is predictable.
-struct FixedGenerator: RandomNumberGenerator {
-    var word: UInt64
-    mutating func next() -> UInt64 { word }
+/// A seeded generator (SplitMix64), so jittered delays are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 @Suite("Retry policy without sleeping")
@@ -16,19 +22,22 @@ struct RetryPolicyTests {
     @Test(arguments: [(1, 0.1), (2, 0.2), (3, 0.4), (4, 0.8), (5, 1.0), (40, 1.0)])
     func backoffCeilingDoublesUpToTheMaximum(attempt: Int, seconds: Double) {
         let ceiling = policy.backoffCeiling(afterAttempt: attempt)
-        #expect(abs(Double(ceiling.components.seconds) + Double(ceiling.components.attoseconds) / 1e18 - seconds) < 1e-9)
+        #expect(
+            abs(Double(ceiling.components.seconds) + Double(ceiling.components.attoseconds) / 1e18 - seconds) < 1e-9)
     }
 
     @Test func fullJitterSpansZeroToTheCeiling() {
-        var low = FixedGenerator(word: 0)
-        var high = FixedGenerator(word: .max)
-        #expect(policy.delay(afterAttempt: 3, using: &low) == .zero)
-        let top = policy.delay(afterAttempt: 3, using: &high)
-        #expect(top > .milliseconds(399) && top <= .milliseconds(400))
+        var generator = SeededGenerator(state: 42)
+        let delays = (0..<1000).map { _ in policy.delay(afterAttempt: 3, using: &generator) }
+        #expect(delays.allSatisfy { $0 >= .zero && $0 <= .milliseconds(400) })
+        #expect(delays.min()! < .milliseconds(20))
+        #expect(delays.max()! > .milliseconds(380))
+        var again = SeededGenerator(state: 42)
+        #expect(policy.delay(afterAttempt: 3, using: &again) == delays[0])
     }
 
     @Test func retryAfterWinsButIsCappedByTheMaximumDelay() {
-        var generator = FixedGenerator(word: 0)
+        var generator = SeededGenerator(state: 1)
         #expect(policy.delay(afterAttempt: 1, retryAfter: .milliseconds(300), using: &generator) == .milliseconds(300))
         #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(120), using: &generator) == .seconds(1))
     }
@@ -47,7 +56,8 @@ struct RetryPolicyTests {
         let unavailable = FetchError.httpStatus(code: 503, url: url, bodyPrefix: "")
         #expect(policy.shouldRetry(unavailable, method: .get, attempt: 1))
         #expect(policy.shouldRetry(.timedOut(after: .seconds(1), url: url), method: .put, attempt: 4))
-        #expect(policy.shouldRetry(.transport(code: -1004, description: "refused", url: url), method: .delete, attempt: 1))
+        #expect(
+            policy.shouldRetry(.transport(code: -1004, description: "refused", url: url), method: .delete, attempt: 1))
         #expect(!policy.shouldRetry(unavailable, method: .post, attempt: 1))
         #expect(!policy.shouldRetry(unavailable, method: .get, attempt: 5))
         #expect(!policy.shouldRetry(.httpStatus(code: 404, url: url, bodyPrefix: ""), method: .get, attempt: 1))

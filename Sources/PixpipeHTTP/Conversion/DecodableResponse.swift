@@ -71,7 +71,8 @@ enum JSONBodyDecoding {
                 if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                     throw .invalidJSON(reason: JSON.reason(for: error))
                 }
-                throw .decodingFailed(type: String(describing: Model.self), keyPath: nil, reason: JSON.reason(for: error))
+                throw .decodingFailed(
+                    type: String(describing: Model.self), keyPath: nil, reason: JSON.reason(for: error))
             } catch {
                 throw .invalidJSON(reason: JSON.reason(for: error))
             }

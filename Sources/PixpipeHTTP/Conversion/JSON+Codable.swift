@@ -50,7 +50,8 @@ extension JSON: Codable {
             let bytes = try JSONEncoder().encode(value)
             return try decoder.decode(Model.self, from: bytes)
         } catch {
-            throw .decodingFailed(type: String(describing: Model.self), keyPath: keyPath, reason: JSON.reason(for: error))
+            throw .decodingFailed(
+                type: String(describing: Model.self), keyPath: keyPath, reason: JSON.reason(for: error))
         }
     }
 }

@@ -73,7 +73,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Equal when the same fields appear in the same order; names compare case-insensitively.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.storage.count == rhs.storage.count
-            && zip(lhs.storage, rhs.storage).allSatisfy { $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value }
+            && zip(lhs.storage, rhs.storage).allSatisfy {
+                $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value
+            }
     }
 
     /// Hashes lower-cased names and values, consistent with `==`.

@@ -14,7 +14,9 @@ public enum RetryAfter {
     }
 
     /// The formats RFC 9110 5.6.7 requires recipients to accept: IMF-fixdate, RFC 850 and asctime.
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
 
     /// The date in `string`, in any of the HTTP date formats, or `nil`.
     static func httpDate(_ string: String) -> Date? {

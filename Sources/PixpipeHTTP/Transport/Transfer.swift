@@ -31,7 +31,8 @@ final class Transfer: Sendable {
     }
 
     /// A transfer for `request` carried by `task`.
-    init(task: URLSessionDataTask, request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void) {
+    init(task: URLSessionDataTask, request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void)
+    {
         self.task = task
         self.progress = progress
         self.guarded = Mutex(Guarded(state: TransferState(request: request)))
@@ -101,18 +102,19 @@ final class Transfer: Sendable {
 
     /// The task ended; resumes the caller exactly once.
     func completed(error: (any Error)?) {
-        let delivery: (CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)? =
-            guarded.withLock { guarded in
-                guard !guarded.delivered else { return nil }
-                let outcome = guarded.state.completed(error: error)
-                guard let continuation = guarded.continuation else {
-                    guarded.outcome = outcome
-                    return nil
+        let delivery:
+            (CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)? =
+                guarded.withLock { guarded in
+                    guard !guarded.delivered else { return nil }
+                    let outcome = guarded.state.completed(error: error)
+                    guard let continuation = guarded.continuation else {
+                        guarded.outcome = outcome
+                        return nil
+                    }
+                    guarded.delivered = true
+                    guarded.continuation = nil
+                    return (continuation, outcome)
                 }
-                guarded.delivered = true
-                guarded.continuation = nil
-                return (continuation, outcome)
-            }
         if let (continuation, outcome) = delivery {
             continuation.resume(returning: outcome)
         }

@@ -36,8 +36,10 @@ struct CurlEngineTimingTests {
             return
         }
         // The engine's own measurement is tight; the wall clock also counts task scheduling, which a
-        // suite starting at once on two shared cores can delay.
-        #expect(reported >= 250 && reported < 300)
+        // suite starting at once on two shared cores can delay. libcurl starts its clock when the
+        // handle joins the multi handle, a little before the engine notes the start, so the lower
+        // bound is checked on the wall clock.
+        #expect(reported < 300)
         #expect(duration >= .milliseconds(250) && duration < .milliseconds(750))
         await engine.shutdown()
     }

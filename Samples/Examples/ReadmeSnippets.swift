@@ -1,0 +1,61 @@
+// The README's library examples, compiled here so they cannot rot. `scripts/demo` runs none of
+// them against the internet; `runHTTPSnippets(baseURL:)` is called only with a loopback server.
+import Foundation
+import Pixpipe
+
+// MARK: Images
+
+/// README: "Decode, orient, resize, encode".
+func imageSnippet(path: String) throws -> Data {
+    let image = try Image(contentsOfFile: path)  // PNG or JPEG, sniffed from the bytes
+    print(image.width, image.height, image.pixelFormat, image.metadata.orientation)
+    let upright = image.applyingOrientation()  // the EXIF orientation, applied exactly
+    let small = try upright.resized(width: upright.width / 4, height: upright.height / 4)  // Lanczos-3
+    return try small.encoded(as: .jpeg(quality: 85))
+}
+
+/// README: "Limits and strictness".
+func limitsSnippet(data: Data) throws -> Image {
+    var options = DecodeOptions(pixelLimit: 50_000_000)  // refuse more than 50 MP, before allocating
+    options.strictness = .lenient  // a truncated file decodes, with a warning
+    options.jpegScale = .atLeast(width: 512, height: 512)  // libjpeg's DCT scaling: decode small
+    let image = try Image(data: data, options: options)
+    for warning in image.metadata.warnings { print("warning:", warning) }
+    return image
+}
+
+// MARK: HTTP
+
+/// README: a model decoded from the JSON found at a key path.
+struct Comic: DecodableResponse {
+    static var keyPath: String? { "data.comic" }
+    var title: String
+    var img: URL
+}
+
+/// README: a conformance of your own, in a few lines.
+struct Lines: ResponseConvertible {
+    var lines: [String]
+
+    init(body: Data, metadata: ResponseMetadata) throws(ConversionError) {
+        lines = try String(body: body, metadata: metadata).split(separator: "\n").map(String.init)
+    }
+}
+
+/// README: "Typed requests".
+func httpSnippets(baseURL: URL) async throws(FetchError) {
+    let client = HTTPClient(configuration: .init(baseURL: baseURL))
+
+    let comic = try await client.send(Request<Comic>(path: "/api/comic.json"))
+    let cover = try await client.send(Request<Image>(url: comic.img))
+    let json = try await client.send(Request<JSON>(path: "/api/models.json"))
+    let firstModel = json["data.model_list.0.name"]?.stringValue
+    let names = try await client.send(Request<Lines>(path: "/names.txt"))
+    print(comic.title, cover.width, firstModel ?? "-", names.lines.count)
+
+    // Or with a completion handler, which hands back something to cancel.
+    let task = Request<Image>(url: comic.img).response { result in
+        result.onSuccess { image in print(image.width) }.onFailure { error in print(error) }
+    }
+    _ = task
+}

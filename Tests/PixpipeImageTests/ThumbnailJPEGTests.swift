@@ -6,7 +6,9 @@ import Testing
 @Suite("Thumbnail: JPEG shrink-on-load and limits")
 struct ThumbnailJPEGTests {
     /// (source side, target side, expected M): the smallest M/8 keeping at least twice the target.
-    @Test(arguments: [(4000, 256, 2), (4000, 250, 1), (4000, 126, 1), (768, 128, 3), (768, 300, 7), (768, 400, 8), (1800, 256, 3)])
+    @Test(arguments: [
+        (4000, 256, 2), (4000, 250, 1), (4000, 126, 1), (768, 128, 3), (768, 300, 7), (768, 400, 8), (1800, 256, 3),
+    ])
     func shrinkOnLoadKeepsTwiceTheTarget(_ example: (Int, Int, Int)) {
         let (side, target, expected) = example
         let numerator = Thumbnailer.jpegScaleNumerator(

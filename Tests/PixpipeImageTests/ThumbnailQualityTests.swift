@@ -3,7 +3,8 @@ import Testing
 
 @testable import PixpipeImage
 
-@Suite("Thumbnail quality and orientation on photographs", .enabled(if: Corpora.isAvailable, "PIXPIPE_CORPORA is not set"))
+@Suite(
+    "Thumbnail quality and orientation on photographs", .enabled(if: Corpora.isAvailable, "PIXPIPE_CORPORA is not set"))
 struct ThumbnailQualityTests {
     /// Kodak photographs encoded to JPEG here, thumbnailed through shrink-on-load, against the reference:
     /// a full decode resized with the floating-point Lanczos-3.

@@ -24,18 +24,19 @@ struct ConvertCommand: Command {
           pixpipe convert photo.png photo.jpg --quality 90
           pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
         """
-    let options: [OptionSpec] = [
-        .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
-        .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
-        .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
-        .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
-        .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
-        .flag("strip", help: "Drop the ICC profile and EXIF data."),
-        .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
-        .value(
-            "max-pixels", placeholder: "N",
-            help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-    ] + ResizeSettings.options
+    let options: [OptionSpec] =
+        [
+            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
+            .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+            .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
+            .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
+            .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+            .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
+            .value(
+                "max-pixels", placeholder: "N",
+                help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+        ] + ResizeSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         let paths = try arguments.positionals(named: ["IN", "OUT"])

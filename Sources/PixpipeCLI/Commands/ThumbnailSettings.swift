@@ -51,7 +51,8 @@ struct ThumbnailSettings: Sendable {
         quality = try arguments.integer("quality", in: 1...100) ?? 85
         strips = arguments.isSet("strip")
         overwrites = arguments.isSet("overwrite")
-        nameTemplate = try arguments.value("name").map { (text) throws(UsageError) in try OutputNameTemplate(text) }
+        nameTemplate =
+            try arguments.value("name").map { (text) throws(UsageError) in try OutputNameTemplate(text) }
             ?? .standard
         json = arguments.isSet("json")
     }

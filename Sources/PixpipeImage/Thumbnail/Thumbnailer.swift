@@ -104,7 +104,8 @@ public struct Thumbnailer: Sendable {
             width: header.width, height: header.height, orientation: early.orientation, format: .png, options)
         if header.isInterlaced {
             // Adam7 rows arrive in seven passes, so the picture only exists once all of it is decoded.
-            let decodeOptions = DecodeOptions(pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
+            let decodeOptions = DecodeOptions(
+                pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
             let image = try decoding { () throws(ImageDecodingError) in
                 try PNGDecoder.decode(bytes, options: decodeOptions)
             }

@@ -59,3 +59,12 @@ func httpSnippets(baseURL: URL) async throws(FetchError) {
     }
     _ = task
 }
+
+// MARK: Thumbnails
+
+/// README: "Thumbnails".
+func thumbnailSnippet() throws -> Data {
+    let thumbnailer = Thumbnailer(ThumbnailOptions(size: .box(256), mode: .fill))
+    let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, ICC kept
+    return try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+}

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PixpipeImage", targets: ["PixpipeImage"]),
         .library(name: "PixpipeHTTP", targets: ["PixpipeHTTP"]),
         .executable(name: "pixpipe", targets: ["PixpipeCLI"]),
+        .executable(name: "pixpipe-bench", targets: ["PixpipeBench"]),
     ],
     targets: [
         // System libraries, found through pkg-config; `scripts/bootstrap` installs them.
@@ -37,6 +38,8 @@ let package = Package(
         // The one place that joins images and HTTP.
         .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP"]),
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe"]),
+        // Times the in-process operations for `scripts/bench` (build with `-c release`).
+        .executableTarget(name: "PixpipeBench", dependencies: ["PixpipeImage"]),
         // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
         .target(name: "PixpipeTestSupport"),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),

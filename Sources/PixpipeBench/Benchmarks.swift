@@ -53,8 +53,9 @@ enum Benchmarks {
         let width = max(1, Int((Double(image.width) * arguments.scale).rounded()))
         let height = max(1, Int((Double(image.height) * arguments.scale).rounded()))
         let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
-        // RESIZE-SWITCH: when `Image.resized(width:height:filter:)` is merged, replace the next
-        // line (`return nil`) and the `_ = ...` line after it with the body below, uncommented:
+        // RESIZE-SWITCH: when `Image.resized(width:height:filter:)` is merged, replace the two lines
+        // `_ = (width, height, stopwatch)` and `return nil` below with these two, uncommented
+        // (add `try` if `resized` throws):
         //     let seconds = stopwatch.measure { _ = image.resized(width: width, height: height, filter: .lanczos3) }
         //     return BenchReport(operation: "resize", files: 1, megapixels: Double(image.pixelCount) / 1e6, seconds: seconds)
         _ = (width, height, stopwatch)

@@ -95,7 +95,8 @@ def tool_versions(pixpipe_reason):
         except (OSError, subprocess.TimeoutExpired):
             return "not installed"
         text = (result.stdout + "\n" + result.stderr).strip()
-        return text.splitlines()[0].strip() if text else "unknown"
+        # The first line, without curl-style lists of linked libraries.
+        return " ".join(text.splitlines()[0].split()[:6]) if text else "unknown"
 
     versions = {
         "vips": first_line(["vips", "--version"]),
@@ -316,7 +317,7 @@ def evaluate(target, ratios, by_name):
     elif ratio >= target.threshold:
         entry["status"] = f"met (ratio {ratio:.2f}x)"
     else:
-        entry["status"] = f"missed by {(target.threshold / ratio - 1) * 100:.0f}% (ratio {ratio:.2f}x)"
+        entry["status"] = f"missed by {(target.threshold / ratio - 1) * 100:.1f}% (ratio {ratio:.2f}x)"
     entry["ratio"] = ratio
     return entry
 
@@ -329,6 +330,8 @@ def main():
     parser.add_argument("--publish", action="store_true", help="copy results.md and chart.png to docs/bench/")
     parser.add_argument("--runs", type=int, help="interleaved runs per side (default 3 quick, 5 full)")
     parser.add_argument("--skip-build", action="store_true", help="use the existing release binaries")
+    parser.add_argument("--pixpipe", help="use this pixpipe executable instead of building one")
+    parser.add_argument("--pixpipe-bench", help="use this pixpipe-bench executable instead of building one")
     args = parser.parse_args()
     started = time.monotonic()
     mode = "quick" if args.quick else "full"
@@ -351,8 +354,12 @@ def main():
         bench_exe = os.path.join(bin_path, "pixpipe-bench")
         bench_exe = bench_exe if os.path.exists(bench_exe) else None
     else:
-        pixpipe, pixpipe_reason = build_release("pixpipe")
-        bench_exe, bench_reason = build_release("pixpipe-bench")
+        if not args.pixpipe:
+            pixpipe, pixpipe_reason = build_release("pixpipe")
+        if not args.pixpipe_bench:
+            bench_exe, bench_reason = build_release("pixpipe-bench")
+    pixpipe = os.path.abspath(args.pixpipe) if args.pixpipe else pixpipe
+    bench_exe = os.path.abspath(args.pixpipe_bench) if args.pixpipe_bench else bench_exe
     for reason in (pixpipe_reason, bench_reason):
         if reason:
             log(f"build: {reason}")
@@ -386,7 +393,10 @@ def main():
             ctx.write_lists(server)
         for comparison in selected:
             log(f"\n-- {comparison.name}: {comparison.title}")
+            comparison_started = time.monotonic()
             results.append(run_comparison(comparison, ctx, runs, env, timeout))
+            results[-1]["elapsed_s"] = round(time.monotonic() - comparison_started, 1)
+            log(f"  ({results[-1]['elapsed_s']:.0f} s)")
 
     meta = {
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),

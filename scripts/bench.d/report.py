@@ -5,7 +5,6 @@ pixpipe is faster (or uses less memory) by that factor; below 1 means the peer i
 """
 
 import json
-import os
 
 EXPLANATION = (
     "Ratios are peer / pixpipe: **above 1 means pixpipe is faster** (time) or uses less memory (memory); "

@@ -283,8 +283,11 @@ def build(ctx):
                 Side(
                     "aria2c",
                     ["aria2c", "-j", "32", "-q", "--file-allocation=none", "--allow-overwrite=true",
-                     "--auto-file-renaming=false", "-d", work("fetch-small", "aria2c"), "-i", ctx.list_path("small", "txt")],
+                     "--auto-file-renaming=false", "--max-connection-per-server=1", "--split=1",
+                     "-d", work("fetch-small", "aria2c"), "-i", ctx.list_path("small", "txt")],
                     out_dir=work("fetch-small", "aria2c"),
+                    # aria2c schedules many small downloads slowly (seconds per run): fewer runs.
+                    max_runs=2 if quick else 3,
                     requires=("aria2c",),
                 ),
                 Side(

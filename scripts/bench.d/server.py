@@ -57,7 +57,7 @@ class Nginx:
     """An nginx master process serving www_root; stopped by pid in __exit__."""
 
     def __init__(self, bench_dir, www_root):
-        self.prefix = os.path.join(bench_dir, "nginx")
+        self.prefix = os.path.abspath(os.path.join(bench_dir, "nginx"))
         self.root = os.path.abspath(www_root)
         self.port = None
         self.process = None

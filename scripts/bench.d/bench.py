@@ -43,6 +43,7 @@ class Context:
         self.quick = args.quick
         self.inputs = inputs_root
         self.work = os.path.join(BENCH_DIR, "work")
+        self.trash = os.path.join(self.work, ".trash")
         self.venv_bin = os.path.dirname(sys.executable)
         self.python = sys.executable
         self.pil_ops = os.path.join(HERE, "pil_ops.py")
@@ -201,8 +202,7 @@ def run_comparison(comparison, ctx, runs, env, timeout):
             if state["status"] != "ok" or (side.max_runs is not None and run_index >= side.max_runs):
                 continue
             if side.out_dir:
-                shutil.rmtree(side.out_dir, ignore_errors=True)
-                os.makedirs(side.out_dir)
+                clear_directory(side.out_dir, ctx.trash)
             stem = os.path.join(log_dir, f"{side.name}-{run_index}".replace("/", "_"))
             result = run_measured(side.argv, stem + ".out", stem + ".err", env=env, timeout=timeout)
             record = {
@@ -240,7 +240,21 @@ def run_comparison(comparison, ctx, runs, env, timeout):
                 f"  {comparison.name} run {run_index + 1}/{runs} {side.name}: "
                 f"{report.fmt_time(record.get('inner_s', record['wall_s']))}, peak {report.fmt_bytes(record['peak_bytes'])}"
             )
-    return summarize(comparison, sides)
+    summary = summarize(comparison, sides)
+    shutil.rmtree(ctx.trash, ignore_errors=True)
+    return summary
+
+
+def clear_directory(directory, trash):
+    """Leaves directory empty, moving old contents to trash (deleted after the comparison).
+
+    Deleting thousands of just-written files can take seconds and keeps the file system busy;
+    a rename is instant, so the next measured run does not share the disk with a deletion.
+    """
+    if os.path.exists(directory):
+        os.makedirs(trash, exist_ok=True)
+        os.rename(directory, os.path.join(trash, f"{len(os.listdir(trash))}-{os.path.basename(directory)}"))
+    os.makedirs(directory)
 
 
 def summarize(comparison, sides):

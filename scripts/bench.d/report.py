@@ -9,7 +9,9 @@ import json
 EXPLANATION = (
     "Ratios are peer / pixpipe: **above 1 means pixpipe is faster** (time) or uses less memory (memory); "
     "below 1 means the peer wins. Times are medians of interleaved runs; in-process rows (decode, encode, "
-    "resize) time the operation inside the process, without start-up."
+    "resize) time the operation inside the process (Pillow, pixpipe-bench), without start-up, while the "
+    "command-line peers are timed as processes. CPU (user + sys) and peak memory are always for the whole "
+    "process, start-up and input loading included; rows with pools or xargs -P sum the process tree's RSS."
 )
 
 

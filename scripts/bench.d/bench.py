@@ -39,11 +39,12 @@ def log(message):
 class Context:
     """Paths and tools the comparisons' commands refer to."""
 
-    def __init__(self, args, inputs_root, pixpipe, bench_exe):
+    def __init__(self, args, inputs_root, pixpipe, bench_exe, scratch):
         self.quick = args.quick
         self.inputs = inputs_root
-        self.work = os.path.join(BENCH_DIR, "work")
-        self.trash = os.path.join(self.work, ".trash")
+        self.work = os.path.join(BENCH_DIR, "work")  # URL lists and logs of every run
+        self.scratch = scratch  # what the sides write; emptied between runs
+        self.trash = os.path.join(scratch, ".trash")
         self.venv_bin = os.path.dirname(sys.executable)
         self.python = sys.executable
         self.pil_ops = os.path.join(HERE, "pil_ops.py")
@@ -245,6 +246,22 @@ def run_comparison(comparison, ctx, runs, env, timeout):
     return summary
 
 
+def default_scratch():
+    """A folder on tmpfs when there is one with room, else .bench/outputs.
+
+    The sides' outputs are throw-away; on tmpfs, other disk traffic on the machine does not
+    enter the numbers and emptying thousands of files between runs is instant.
+    """
+    shm = "/dev/shm"
+    try:
+        stats = os.statvfs(shm)
+        if stats.f_bavail * stats.f_frsize > 4 * 2**30:
+            return os.path.join(shm, f"pixpipe-bench-{os.getuid()}")
+    except OSError:
+        pass
+    return os.path.join(BENCH_DIR, "outputs")
+
+
 def clear_directory(directory, trash):
     """Leaves directory empty, moving old contents to trash (deleted after the comparison).
 
@@ -344,6 +361,8 @@ def main():
     parser.add_argument("--publish", action="store_true", help="copy results.md and chart.png to docs/bench/")
     parser.add_argument("--runs", type=int, help="interleaved runs per side (default 3 quick, 5 full)")
     parser.add_argument("--skip-build", action="store_true", help="use the existing release binaries")
+    parser.add_argument("--outputs-dir", help="where the sides write (default: tmpfs /dev/shm when it has room)")
+    parser.add_argument("--keep-outputs", action="store_true", help="leave the sides' last outputs for inspection")
     parser.add_argument("--pixpipe", help="use this pixpipe executable instead of building one")
     parser.add_argument("--pixpipe-bench", help="use this pixpipe-bench executable instead of building one")
     args = parser.parse_args()
@@ -382,7 +401,11 @@ def main():
     log(f"inputs: {inputs_root}")
     inputs.warm_page_cache(inputs_root)
 
-    ctx = Context(args, inputs_root, pixpipe, bench_exe)
+    scratch = args.outputs_dir or default_scratch()
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    log(f"outputs of the sides: {scratch}")
+    ctx = Context(args, inputs_root, pixpipe, bench_exe, scratch)
     every = comparisons.build(ctx)
     names = {c.name for c in every}
     # A full name selects that comparison alone; anything else is a prefix.
@@ -401,6 +424,8 @@ def main():
 
     results = []
     with contextlib.ExitStack() as stack:
+        if not args.keep_outputs:
+            stack.callback(shutil.rmtree, scratch, True)
         if any(c.needs_server for c in selected):
             server = stack.enter_context(Nginx(BENCH_DIR, os.path.join(inputs_root, "www")))
             log(f"nginx: serving {inputs_root}/www on 127.0.0.1:{server.port}")

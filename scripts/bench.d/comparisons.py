@@ -78,7 +78,7 @@ def build(ctx):
     py = [ctx.python, ctx.pil_ops]
     bench = [ctx.bench_exe or "pixpipe-bench"]
     pixpipe = ctx.pixpipe or "pixpipe"
-    work = lambda name, side: os.path.join(ctx.work, name, side)  # noqa: E731
+    work = lambda name, side: os.path.join(ctx.scratch, name, side)  # noqa: E731
 
     def rel(paths):
         return [os.path.relpath(path, root) for path in paths]
@@ -286,8 +286,6 @@ def build(ctx):
                      "--auto-file-renaming=false", "--max-connection-per-server=1", "--split=1",
                      "-d", work("fetch-small", "aria2c"), "-i", ctx.list_path("small", "txt")],
                     out_dir=work("fetch-small", "aria2c"),
-                    # aria2c schedules many small downloads slowly (seconds per run): fewer runs.
-                    max_runs=2 if quick else 3,
                     requires=("aria2c",),
                 ),
                 Side(

@@ -1,0 +1,55 @@
+/// The parsed command line: `pixpipe-bench SUBCOMMAND FILES... [--quality Q] [--scale S] [--warmup N] [--repeat N]`.
+struct BenchArguments {
+    /// The subcommand: `decode`, `encode-jpeg`, `encode-png` or `resize`.
+    var subcommand: String
+    /// Input files, in order.
+    var files: [String] = []
+    /// JPEG quality for `encode-jpeg`.
+    var quality = 85
+    /// Scale factor for `resize` (0.125 is 1/8).
+    var scale = 0.5
+    /// Untimed runs before measuring.
+    var warmups = 1
+    /// Timed runs.
+    var repetitions = 3
+
+    /// The usage text printed for `--help` and for mistakes.
+    static let usage = """
+        pixpipe-bench decode FILES...            time decoding every file (from memory)
+        pixpipe-bench encode-jpeg FILE [--quality 85]
+        pixpipe-bench encode-png FILE            time encoding the decoded FILE
+        pixpipe-bench resize FILE [--scale 0.125] time a Lanczos-3 resize of the decoded FILE
+        options: --warmup N (default 1), --repeat N (default 3). Prints one JSON object.
+        """
+
+    /// Parses `arguments` (without the program name).
+    init(_ arguments: [String]) throws(BenchError) {
+        guard let first = arguments.first else { throw .usage(Self.usage) }
+        subcommand = first
+        var remaining = arguments.dropFirst()
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quality": quality = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--scale": scale = try Self.value(of: argument, from: &remaining, as: Double.self)
+            case "--warmup": warmups = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--repeat": repetitions = try Self.value(of: argument, from: &remaining, as: Int.self)
+            default:
+                if argument.hasPrefix("--") { throw .usage("unknown option \(argument)\n\(Self.usage)") }
+                files.append(argument)
+            }
+        }
+        guard !files.isEmpty else { throw .usage("\(subcommand) needs at least one file\n\(Self.usage)") }
+        guard warmups >= 0, repetitions >= 1 else { throw .usage("--warmup must be >= 0 and --repeat >= 1") }
+        guard scale > 0, scale <= 1 else { throw .usage("--scale must be in (0, 1]") }
+    }
+
+    /// The value after an option, parsed as `T`.
+    private static func value<T: LosslessStringConvertible>(
+        of option: String, from remaining: inout ArraySlice<String>, as type: T.Type
+    ) throws(BenchError) -> T {
+        guard let text = remaining.popFirst(), let value = T(text) else {
+            throw .usage("\(option) needs a \(T.self) value")
+        }
+        return value
+    }
+}

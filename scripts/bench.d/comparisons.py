@@ -1,0 +1,383 @@
+"""The comparisons, in one table: for each, the peers' commands and pixpipe's command.
+
+A side's command is an argv list. `kind="inner"` sides (pixpipe-bench, pil_ops.py) time the
+operation inside the process and print JSON with `seconds_median`; the harness uses that as the
+side's time, so interpreter start-up and imports are not counted. `kind="process"` sides are
+timed from outside (wall clock of the whole command), like a user running them.
+
+A pixpipe side names `pixpipe_subcommand` when it runs the CLI: the harness runs
+`pixpipe SUBCOMMAND --help` first and reports `skipped: pixpipe SUBCOMMAND not built yet` when
+that fails. pixpipe-bench sides are skipped when they print {"skipped": ...} or fail with
+"not implemented yet".
+
+Targets come from issue 7. A ratio is peer / pixpipe: above 1 means pixpipe is faster
+(time) or smaller (memory).
+"""
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Side:
+    name: str
+    argv: list
+    kind: str = "process"  # "process" or "inner"
+    out_dir: str = None  # emptied before every run; its size is reported
+    is_pixpipe: bool = False
+    pixpipe_subcommand: str = None  # CLI subcommand probed with --help
+    requires: tuple = ()  # executables that must exist
+    max_runs: int = None  # fewer runs than the others, for a slow peer (img2dataset)
+    result_subdir: str = None  # where in out_dir the results are, when not at its top
+
+
+@dataclass
+class Target:
+    peer: str
+    metric: str  # "time", "memory" or "psnr"
+    threshold: float  # time/memory: minimum ratio peer/pixpipe; psnr: minimum dB
+    text: str
+
+
+@dataclass
+class Comparison:
+    name: str
+    title: str
+    sides: list
+    work: dict  # {"megapixels": ..., "files": ..., "bytes": ...} processed by one run
+    targets: list = field(default_factory=list)
+    needs_server: bool = False
+    primary: str = "time"  # the metric the row is about: "time" or "memory"
+    expected_files: int = None  # outputs each side must produce (fetch rows)
+    psnr: bool = False  # compute PSNR of each side's thumbnails against the float reference
+    sources: str = None  # folder of the images thumbnailed (for PSNR)
+    throughput: str = "MP/s"  # "MP/s", "files/s" or None
+    # Peak memory: "process" is the largest single process (ru_maxrss); "tree" the summed RSS of
+    # the process tree, for sides that run several processes at once (pools, xargs -P).
+    memory: str = "process"
+    note: str = ""
+
+
+def sh(script, *args):
+    """argv running a POSIX shell script with positional arguments."""
+    return ["sh", "-c", script, "sh", *args]
+
+
+def _files(root, folder, predicate):
+    return sorted(os.path.join(root, folder, name) for name in os.listdir(os.path.join(root, folder)) if predicate(name))
+
+
+def build(ctx):
+    """Every comparison, with commands for the inputs and tools in ctx."""
+    root = ctx.inputs
+    quick = ctx.quick
+    # In-process timers: one warm-up pass, then timed passes; the interleaved runs repeat them.
+    inner = ["--warmup", "1", "--repeat", "1" if quick else "2"]
+    # PNG encoding is slow and warm-up changes little for it: one timed pass per run.
+    inner_png_encode = ["--warmup", "0", "--repeat", "1"]
+    py = [ctx.python, ctx.pil_ops]
+    bench = [ctx.bench_exe or "pixpipe-bench"]
+    pixpipe = ctx.pixpipe or "pixpipe"
+    work = lambda name, side: os.path.join(ctx.scratch, name, side)  # noqa: E731
+
+    def rel(paths):
+        return [os.path.relpath(path, root) for path in paths]
+
+    def mosaics(*names):
+        return [os.path.join(root, "mosaic", name) for name in names]
+
+    if quick:
+        jpeg_baseline = mosaics("m6-00.jpg")
+        jpeg_progressive = mosaics("m6-00-prog.jpg")
+        pngs = mosaics("m6-00.png")
+        encode_stem, encode_folder = "m2-00", "encode"
+        resize_stem = "m6-00"
+    else:
+        jpeg_baseline = mosaics("m6-00.jpg", "m6-01.jpg", "m24-00.jpg")
+        jpeg_progressive = mosaics("m6-00-prog.jpg", "m24-00-prog.jpg")
+        pngs = mosaics("m6-00.png", "m6-01.png")
+        encode_stem, encode_folder = "m6-00", "mosaic"
+        resize_stem = "m24-00"
+    encode_input = os.path.join(root, encode_folder, f"{encode_stem}.jpg")
+    encode_ppm = os.path.join(root, "raw", f"{encode_stem}.ppm")
+    resize_input = os.path.join(root, "mosaic", f"{resize_stem}.jpg")
+    resize_v = os.path.join(root, "raw", f"{resize_stem}.v")
+    resize_label = "24 MP" if resize_stem == "m24-00" else "6 MP"
+    thumbs_src = os.path.join(root, "thumbs-src")
+    thumb_count = len(os.listdir(thumbs_src))
+    thumb_names = sorted(os.listdir(thumbs_src))
+    thumb_mp = ctx.megapixels([("orig/" if name.startswith("kodim") else "mosaic/") + name for name in thumb_names])
+    small_count = len(os.listdir(os.path.join(root, "www", "small")))
+    small_bytes = sum(os.path.getsize(p) for p in _files(root, "www/small", lambda n: True))
+    photo_count = len(os.listdir(os.path.join(root, "www", "photos")))
+    photo_bytes = sum(os.path.getsize(p) for p in _files(root, "www/photos", lambda n: True))
+    vips_out = "%s.jpg[Q=85]"
+
+    def decode_row(name, title, files, peer_name, peer_script, target):
+        return Comparison(
+            name=name,
+            title=title,
+            work={"megapixels": ctx.megapixels(rel(files)), "files": len(files)},
+            sides=[
+                Side(peer_name, sh(peer_script, *files), requires=(peer_name,)),
+                Side("Pillow", py + ["decode", *files] + inner, kind="inner"),
+                Side("pixpipe", bench + ["decode", *files] + inner, kind="inner", is_pixpipe=True),
+            ],
+            targets=[target],
+        )
+
+    djpeg_loop = 'for f in "$@"; do djpeg -outfile /dev/null "$f" || exit 1; done'
+    rows = [
+        decode_row(
+            "jpeg-decode",
+            "JPEG decode, baseline, full size",
+            jpeg_baseline,
+            "djpeg",
+            djpeg_loop,
+            Target("djpeg", "time", 0.95, "within 5% of djpeg"),
+        ),
+        decode_row(
+            "jpeg-decode-progressive",
+            "JPEG decode, progressive, full size",
+            jpeg_progressive,
+            "djpeg",
+            djpeg_loop,
+            Target("djpeg", "time", 0.95, "within 5% of djpeg"),
+        ),
+        decode_row(
+            "png-decode",
+            "PNG decode",
+            pngs,
+            "pngtopnm",
+            'for f in "$@"; do pngtopnm "$f" > /dev/null || exit 1; done',
+            Target("Pillow", "time", 1.0, "at least Pillow's speed"),
+        ),
+        Comparison(
+            name="jpeg-encode",
+            title=f"JPEG encode q85, 4:2:0, optimized Huffman ({encode_stem})",
+            work={"megapixels": ctx.megapixels(rel([encode_input])), "files": 1},
+            sides=[
+                Side(
+                    "cjpeg",
+                    sh('cjpeg -quality 85 -optimize -outfile "$2/out.jpg" "$1"', encode_ppm, work("jpeg-encode", "cjpeg")),
+                    out_dir=work("jpeg-encode", "cjpeg"),
+                    requires=("cjpeg",),
+                ),
+                Side("Pillow", py + ["encode-jpeg", encode_input, "--quality", "85"] + inner, kind="inner"),
+                Side(
+                    "pixpipe",
+                    bench + ["encode-jpeg", encode_input, "--quality", "85"] + inner,
+                    kind="inner",
+                    is_pixpipe=True,
+                ),
+            ],
+            targets=[Target("cjpeg", "time", 0.95, "within 5% of cjpeg")],
+            note="cjpeg reads the same pixels from a PPM (timed as a process); Pillow and pixpipe encode them in memory.",
+        ),
+        Comparison(
+            name="png-encode",
+            title=f"PNG encode, zlib level 6 ({encode_stem})",
+            work={"megapixels": ctx.megapixels(rel([encode_input])), "files": 1},
+            sides=[
+                Side(
+                    "pnmtopng",
+                    sh('pnmtopng "$1" > "$2/out.png"', encode_ppm, work("png-encode", "pnmtopng")),
+                    out_dir=work("png-encode", "pnmtopng"),
+                    requires=("pnmtopng",),
+                ),
+                Side("Pillow", py + ["encode-png", encode_input] + inner_png_encode, kind="inner"),
+                Side(
+                    "pixpipe", bench + ["encode-png", encode_input] + inner_png_encode, kind="inner", is_pixpipe=True
+                ),
+            ],
+            targets=[Target("Pillow", "time", 1.0, "at least Pillow's speed at equal size")],
+        ),
+    ]
+
+    for label, scale in (("1/8", "0.125"), ("1/2", "0.5")):
+        name = "resize-" + label.replace("/", "-")
+        rows.append(
+            Comparison(
+                name=name,
+                title=f"resize {resize_label} -> {label}, Lanczos-3",
+                work={"megapixels": ctx.megapixels(rel([resize_input])), "files": 1},
+                sides=[
+                    Side("Pillow", py + ["resize", resize_input, "--scale", scale] + inner, kind="inner"),
+                    Side(
+                        "vips",
+                        ["vips", "resize", resize_v, os.path.join(work(name, "vips"), "out.v"), scale, "--kernel", "lanczos3"],
+                        out_dir=work(name, "vips"),
+                        requires=("vips",),
+                    ),
+                    Side("pixpipe", bench + ["resize", resize_input, "--scale", scale] + inner, kind="inner", is_pixpipe=True),
+                ],
+                targets=[Target("Pillow", "time", 1.0, "faster than Pillow")],
+                note="vips is timed as a process reading an uncompressed .v file, with all its threads.",
+            )
+        )
+
+    rows.append(
+        Comparison(
+            name="thumbnail-folder",
+            title=f"thumbnail a folder of {thumb_count} photos to 256 px, all cores",
+            work={"megapixels": thumb_mp, "files": thumb_count},
+            sides=[
+                Side(
+                    "vipsthumbnail",
+                    sh(
+                        'ls -1 "$1"/* | xargs -P 2 -n 8 vipsthumbnail -s 256 -o "$2/' + vips_out + '"',
+                        thumbs_src,
+                        work("thumbnail-folder", "vipsthumbnail"),
+                    ),
+                    out_dir=work("thumbnail-folder", "vipsthumbnail"),
+                    requires=("vipsthumbnail",),
+                ),
+                Side(
+                    "Pillow",
+                    py + ["thumbnail", thumbs_src, work("thumbnail-folder", "Pillow"), "--size", "256", "--processes", "2"],
+                    out_dir=work("thumbnail-folder", "Pillow"),
+                ),
+                Side(
+                    "pixpipe",
+                    [pixpipe, "thumbnail", thumbs_src, "--out", work("thumbnail-folder", "pixpipe"), "--size", "256"],
+                    out_dir=work("thumbnail-folder", "pixpipe"),
+                    is_pixpipe=True,
+                    pixpipe_subcommand="thumbnail",
+                ),
+            ],
+            targets=[
+                Target("vipsthumbnail", "time", 1.0, "faster than vipsthumbnail"),
+                Target("vipsthumbnail", "memory", 1.0, "no more peak memory than vipsthumbnail"),
+                Target("pixpipe", "psnr", 35.0, "PSNR >= 35 dB against the float Lanczos reference"),
+            ],
+            expected_files=thumb_count,
+            throughput="files/s",
+            memory="tree",
+            psnr=True,
+            sources=thumbs_src,
+            note="vipsthumbnail: xargs -P 2; Pillow: draft() + thumbnail(), a pool of 2 processes.",
+        )
+    )
+
+    rows.append(
+        Comparison(
+            name="fetch-small",
+            title=f"fetch {small_count} x 30 KB from nginx on loopback, 32 at a time",
+            work={"files": small_count, "bytes": small_bytes},
+            needs_server=True,
+            sides=[
+                Side(
+                    "curl",
+                    ["curl", "--parallel", "--parallel-max", "32", "-s", "--create-dirs", "-K",
+                     ctx.list_path("small", "curl", work("fetch-small", "curl"))],
+                    out_dir=work("fetch-small", "curl"),
+                    requires=("curl",),
+                ),
+                Side(
+                    "wget2",
+                    ["wget2", "--max-threads=32", "-q", "--no-robots", "-nd", "-P", work("fetch-small", "wget2"),
+                     "-i", ctx.list_path("small", "txt")],
+                    out_dir=work("fetch-small", "wget2"),
+                    requires=("wget2",),
+                ),
+                Side(
+                    "aria2c",
+                    ["aria2c", "-j", "32", "-q", "--file-allocation=none", "--allow-overwrite=true",
+                     "--auto-file-renaming=false", "--max-connection-per-server=1", "--split=1",
+                     "-d", work("fetch-small", "aria2c"), "-i", ctx.list_path("small", "txt")],
+                    out_dir=work("fetch-small", "aria2c"),
+                    requires=("aria2c",),
+                ),
+                Side(
+                    "pixpipe",
+                    [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", work("fetch-small", "pixpipe"),
+                     "--concurrency", "32"],
+                    out_dir=work("fetch-small", "pixpipe"),
+                    is_pixpipe=True,
+                    pixpipe_subcommand="fetch",
+                ),
+            ],
+            targets=[Target("curl", "time", 1.0, "at least curl's speed (libcurl transport)")],
+            expected_files=small_count,
+            throughput="files/s",
+        )
+    )
+
+    rows.append(
+        Comparison(
+            name="fetch-thumbnail",
+            title=f"fetch + thumbnail {photo_count} photos from nginx to 256 px",
+            work={"files": photo_count, "bytes": photo_bytes},
+            needs_server=True,
+            sides=[
+                Side(
+                    "img2dataset",
+                    [os.path.join(ctx.venv_bin, "img2dataset"), "--url_list", ctx.list_path("photos", "txt"),
+                     "--input_format", "txt", "--output_format", "files",
+                     "--output_folder", work("fetch-thumbnail", "img2dataset"), "--image_size", "256",
+                     "--resize_mode", "keep_ratio_largest", "--encode_quality", "85", "--processes_count", "2",
+                     "--thread_count", "32", "--timeout", "30", "--retries", "0", "--enable_wandb", "False"],
+                    out_dir=work("fetch-thumbnail", "img2dataset"),
+                    # Its start-up alone takes seconds; fewer runs keep the whole run in budget.
+                    max_runs=1 if quick else 3,
+                    requires=(os.path.join(ctx.venv_bin, "img2dataset"),),
+                ),
+                Side(
+                    "curl+vipsthumbnail",
+                    sh(
+                        'curl --parallel --parallel-max 32 -s --create-dirs -K "$1" && mkdir -p "$2/thumbs" && '
+                        'ls -1 "$2"/dl/* | xargs -P 2 -n 16 vipsthumbnail -s 256 -o "$2/thumbs/' + vips_out + '"',
+                        ctx.list_path("photos", "curl", os.path.join(work("fetch-thumbnail", "curl+vipsthumbnail"), "dl")),
+                        work("fetch-thumbnail", "curl+vipsthumbnail"),
+                    ),
+                    out_dir=work("fetch-thumbnail", "curl+vipsthumbnail"),
+                    result_subdir="thumbs",
+                    requires=("curl", "vipsthumbnail"),
+                ),
+                Side(
+                    "pixpipe",
+                    [pixpipe, "fetch", ctx.list_path("photos", "txt"), "--out", work("fetch-thumbnail", "pixpipe"),
+                     "--thumbnail", "256"],
+                    out_dir=work("fetch-thumbnail", "pixpipe"),
+                    is_pixpipe=True,
+                    pixpipe_subcommand="fetch",
+                ),
+            ],
+            targets=[Target("img2dataset", "time", 3.0, "at least 3x img2dataset's throughput")],
+            expected_files=photo_count,
+            throughput="files/s",
+            memory="tree",
+            note="img2dataset: 2 processes x 32 threads, keep_ratio_largest, JPEG q85.",
+        )
+    )
+
+    for kind, folder in (("JPEG", "single-jpeg"), ("PNG", "single-png")):
+        name = f"memory-24mp-{kind.lower()}"
+        source = os.path.join(root, folder)
+        rows.append(
+            Comparison(
+                name=name,
+                title=f"peak memory thumbnailing one 24 MP {kind} to 256 px",
+                work={"megapixels": ctx.megapixels(["mosaic/m24-00.png"]), "files": 1},
+                primary="memory",
+                sides=[
+                    Side(
+                        "vipsthumbnail",
+                        sh('vipsthumbnail -s 256 -o "$2/' + vips_out + '" "$1"/*', source, work(name, "vipsthumbnail")),
+                        out_dir=work(name, "vipsthumbnail"),
+                        requires=("vipsthumbnail",),
+                    ),
+                    Side(
+                        "pixpipe",
+                        [pixpipe, "thumbnail", source, "--out", work(name, "pixpipe"), "--size", "256"],
+                        out_dir=work(name, "pixpipe"),
+                        is_pixpipe=True,
+                        pixpipe_subcommand="thumbnail",
+                    ),
+                ],
+                targets=[Target("vipsthumbnail", "memory", 1.0, "no more peak memory than vipsthumbnail")],
+                expected_files=1,
+                throughput=None,
+            )
+        )
+    return rows

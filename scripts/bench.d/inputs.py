@@ -1,0 +1,186 @@
+"""Builds the benchmark inputs deterministically from the Kodak photos, once per version key.
+
+Everything is derived from the 24 Kodak PNGs with fixed seeds and Pillow's encoders, so two
+machines with the same Pillow build the same bytes. The result is cached under
+.bench/inputs/<VERSION>-<mode>/ and reused while its `.complete` marker exists; change
+VERSION when the recipe changes.
+
+Layout (N6/N24 mosaics, see SIZES):
+    mosaic/m6-00.jpg m6-00-prog.jpg m6-00.png ...   3072x2048 (~6 MP)
+    mosaic/m24-00.jpg m24-00-prog.jpg m24-00.png ... 6144x4096 (~24 MP)
+    encode/m2-00.jpg ...            1536x1024 (~1.5 MP), the encoders' input in --quick
+    orig/kodim01.jpg ...            the 24 originals as baseline JPEG (landscape and portrait)
+    raw/m2-00.ppm m6-00.ppm m24-00.ppm  decoded baseline JPEG pixels, for cjpeg and pnmtopng
+    raw/m6-00.v m24-00.v            the same for vips (its uncompressed format)
+    thumbs-src/                     hard links: originals + every mosaic JPEG (the photo folder)
+    single-jpeg/ single-png/        hard link to one 24 MP JPEG / PNG (peak memory rows)
+    www/small/s0000.bin ...         ~30 KB deterministic bytes, for the fetch row
+    www/photos/p0000.jpg ...        768x512 and 1536x1024 JPEG photos, for fetch + thumbnail
+    manifest.json                   sizes and megapixels of every file above
+"""
+
+import json
+import os
+import random
+import shutil
+import subprocess
+
+from PIL import Image
+
+VERSION = "v2"
+TILE = (768, 512)
+SIZES = {
+    # mode: (6 MP mosaics, 24 MP mosaics, small files, photos)
+    "quick": (1, 1, 500, 120),
+    "full": (4, 2, 2000, 1000),
+}
+JPEG_QUALITY = 90
+
+
+def _tiles(corpus):
+    """The Kodak photos as landscape RGB tiles, in file-name order."""
+    names = sorted(name for name in os.listdir(corpus) if name.endswith(".png"))
+    if len(names) < 4:
+        raise SystemExit(f"bench: expected the Kodak PNGs in {corpus}, found {len(names)}")
+    tiles = []
+    for name in names:
+        with Image.open(os.path.join(corpus, name)) as image:
+            image = image.convert("RGB")
+            if image.height > image.width:
+                image = image.transpose(Image.Transpose.ROTATE_90)
+            tiles.append((name, image.resize(TILE) if image.size != TILE else image.copy()))
+    return tiles
+
+
+def _mosaic(tiles, columns, rows, seed):
+    """A columns x rows mosaic of shuffled, sometimes mirrored tiles."""
+    generator = random.Random(seed)
+    canvas = Image.new("RGB", (columns * TILE[0], rows * TILE[1]))
+    for row in range(rows):
+        for column in range(columns):
+            _, tile = generator.choice(tiles)
+            if generator.random() < 0.5:
+                tile = tile.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+            canvas.paste(tile, (column * TILE[0], row * TILE[1]))
+    return canvas
+
+
+def _save_variants(image, directory, stem, manifest):
+    encodings = [
+        (f"{stem}.jpg", dict(format="JPEG", quality=JPEG_QUALITY)),
+        (f"{stem}-prog.jpg", dict(format="JPEG", quality=JPEG_QUALITY, progressive=True)),
+        (f"{stem}.png", dict(format="PNG", compress_level=6)),
+    ]
+    for name, options in encodings:
+        path = os.path.join(directory, name)
+        image.save(path, **options)
+        manifest[os.path.relpath(path, os.path.dirname(directory))] = _entry(path, image)
+
+
+def _entry(path, image):
+    return {"bytes": os.path.getsize(path), "width": image.width, "height": image.height}
+
+
+def _link_into(directory, sources):
+    os.makedirs(directory, exist_ok=True)
+    for source in sources:
+        os.link(source, os.path.join(directory, os.path.basename(source)))
+
+
+def _build(root, corpus, mode, log):
+    mosaics6, mosaics24, small_count, photo_count = SIZES[mode]
+    tiles = _tiles(corpus)
+    manifest = {}
+    for folder in ("mosaic", "orig", "raw", "encode", "www/small", "www/photos"):
+        os.makedirs(os.path.join(root, folder), exist_ok=True)
+
+    log(f"inputs: {len(tiles)} originals as JPEG q{JPEG_QUALITY}")
+    for name, _ in tiles:
+        with Image.open(os.path.join(corpus, name)) as image:
+            image = image.convert("RGB")
+            path = os.path.join(root, "orig", name.replace(".png", ".jpg"))
+            image.save(path, "JPEG", quality=JPEG_QUALITY)
+            manifest[os.path.relpath(path, root)] = _entry(path, image)
+
+    plan = [("m6", 4, 4, index) for index in range(mosaics6)] + [("m24", 8, 8, index) for index in range(mosaics24)]
+    # One ~1.5 MP mosaic, the encoders' input in --quick; not part of the photo folder.
+    plan.append(("m2", 2, 2, 0))
+    for prefix, columns, rows, index in plan:
+        stem = f"{prefix}-{index:02d}"
+        log(f"inputs: mosaic {stem} ({columns * TILE[0]}x{rows * TILE[1]}), JPEG, progressive JPEG, PNG")
+        image = _mosaic(tiles, columns, rows, seed=1000 * columns + index)
+        folder = "encode" if prefix == "m2" else "mosaic"
+        _save_variants(image, os.path.join(root, folder), stem, manifest)
+        if index == 0:
+            # Encoder and resizer inputs hold the baseline JPEG's decoded pixels, so every side
+            # (cjpeg/pnmtopng/vips reading PPM or .v, Pillow and pixpipe decoding the JPEG)
+            # starts from the same pixels.
+            with Image.open(os.path.join(root, folder, f"{stem}.jpg")) as decoded:
+                decoded = decoded.convert("RGB")
+                raw = os.path.join(root, "raw", f"{stem}.ppm")
+                decoded.save(raw, "PPM")
+                manifest[os.path.relpath(raw, root)] = _entry(raw, decoded)
+            if prefix != "m2" and shutil.which("vips"):
+                subprocess.run(["vips", "copy", raw, os.path.join(root, "raw", f"{stem}.v")], check=True)
+
+    mosaic_jpegs = sorted(
+        os.path.join(root, "mosaic", name) for name in os.listdir(os.path.join(root, "mosaic")) if name.endswith(".jpg")
+    )
+    originals = sorted(os.path.join(root, "orig", name) for name in os.listdir(os.path.join(root, "orig")))
+    _link_into(os.path.join(root, "thumbs-src"), originals + mosaic_jpegs)
+    _link_into(os.path.join(root, "single-jpeg"), [os.path.join(root, "mosaic", "m24-00.jpg")])
+    _link_into(os.path.join(root, "single-png"), [os.path.join(root, "mosaic", "m24-00.png")])
+
+    log(f"inputs: {small_count} small files of ~30 KB")
+    generator = random.Random(30)
+    for index in range(small_count):
+        path = os.path.join(root, "www", "small", f"s{index:04d}.bin")
+        with open(path, "wb") as handle:
+            handle.write(generator.randbytes(generator.randint(28 * 1024, 32 * 1024)))
+
+    log(f"inputs: {photo_count} photos (768x512 and 1536x1024 JPEG)")
+    for index in range(photo_count):
+        generator = random.Random(5000 + index)
+        if index % 3 == 2:
+            image = _mosaic(tiles, 2, 2, seed=7000 + index)
+        else:
+            _, image = generator.choice(tiles)
+            if generator.random() < 0.5:
+                image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+        path = os.path.join(root, "www", "photos", f"p{index:04d}.jpg")
+        image.save(path, "JPEG", quality=generator.choice([80, 85, 90, 95]))
+
+    with open(os.path.join(root, "manifest.json"), "w") as handle:
+        json.dump(manifest, handle, indent=1, sort_keys=True)
+
+
+def prepare(bench_dir, corpus, mode, log=print):
+    """Returns the input folder for mode ("quick" or "full"), building it when not cached."""
+    root = os.path.join(bench_dir, "inputs", f"{VERSION}-{mode}")
+    if os.path.exists(os.path.join(root, ".complete")):
+        return root
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    os.makedirs(root)
+    _build(root, corpus, mode, log)
+    open(os.path.join(root, ".complete"), "w").close()
+    return root
+
+
+def manifest(root):
+    with open(os.path.join(root, "manifest.json")) as handle:
+        return json.load(handle)
+
+
+def megapixels(root, relative_paths):
+    entries = manifest(root)
+    return sum(entries[path]["width"] * entries[path]["height"] for path in relative_paths) / 1e6
+
+
+def warm_page_cache(root):
+    """Reads every input once so the first side measured does not pay for cold disk reads."""
+    for directory, _, names in os.walk(root):
+        for name in names:
+            with open(os.path.join(directory, name), "rb") as handle:
+                while handle.read(1 << 20):
+                    pass

@@ -168,7 +168,8 @@ struct DownloaderTests {
         var options = testOptions(folder)
         options.processing = .convert(.png)
         options.keepsOriginal = true
-        let converted = records(await collectEvents(Downloader(options: options), [DownloadItem(url: server.url("/photo.jpg"))]))
+        let converted = records(
+            await collectEvents(Downloader(options: options), [DownloadItem(url: server.url("/photo.jpg"))]))
         #expect(converted[0]?.name == "photo.png" && converted[0]?.format == "png")
         let stored = try #require(folder.contents("photo.png"))
         #expect(ImageFormat.sniff(stored) == .png)
@@ -207,7 +208,9 @@ struct DownloaderTests {
         let server = try TestHTTPServer()
         let folder = TemporaryFolder()
         server.route("/img", .respond(body: Bodies.png()))
-        let hostile = ["../../etc/passwd", "%2e%2e%2f", "a/b", "a\u{0}b", String(repeating: "x", count: 300), ".hidden", ""]
+        let hostile = [
+            "../../etc/passwd", "%2e%2e%2f", "a/b", "a\u{0}b", String(repeating: "x", count: 300), ".hidden", "",
+        ]
         let items = hostile.enumerated().map { index, name in
             DownloadItem(url: server.url("/img?\(index)"), name: name)
         }
@@ -216,6 +219,8 @@ struct DownloaderTests {
         let names = folder.imageNames()
         #expect(names.count == hostile.count)
         #expect(names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") && $0.hasSuffix(".png") })
-        #expect(!FileManager.default.fileExists(atPath: folder.url.deletingLastPathComponent().appendingPathComponent("passwd.png").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.url.deletingLastPathComponent().appendingPathComponent("passwd.png").path))
     }
 }

@@ -28,7 +28,9 @@ struct FileNameTests {
         #expect(!result.unicodeScalars.contains { $0.properties.generalCategory == .control })
         #expect(result.utf8.count <= 255)
         #expect(result.hasSuffix(".png"))
-        #expect(URL(fileURLWithPath: "/out").appendingPathComponent(result).standardized.deletingLastPathComponent().path == "/out")
+        #expect(
+            URL(fileURLWithPath: "/out").appendingPathComponent(result).standardized.deletingLastPathComponent().path
+                == "/out")
     }
 
     @Test(
@@ -55,7 +57,9 @@ struct FileNameTests {
 
     @Test("Templates fill index, name, host, sha256 and ext")
     func templates() throws {
-        #expect(try name(url: "https://img.example.com/a/cat.png", template: "{index}-{host}-{name}", index: 2) == "3-img.example.com-cat.png")
+        #expect(
+            try name(url: "https://img.example.com/a/cat.png", template: "{index}-{host}-{name}", index: 2)
+                == "3-img.example.com-cat.png")
         #expect(try name(url: "https://example.com/cat.png", template: "{sha256}.{ext}", ext: "jpg") == "ab12.jpg")
         #expect(try name(url: "https://example.com/cat.png", template: "{name}/{unknown}") == "cat_{unknown}.png")
         #expect(try name(url: "https://example.com/cat.png", template: "../{name}") == "_cat.png")
@@ -64,7 +68,9 @@ struct FileNameTests {
     @Test("Collisions get -2, -3 in list order, ignoring case and the URL's extension")
     func collisions() throws {
         var claims = FileNameClaims(template: nil)
-        let urls = ["https://a.com/photo.jpg", "https://b.com/Photo.png", "https://c.com/photo", "https://d.com/photo-2.jpg"]
+        let urls = [
+            "https://a.com/photo.jpg", "https://b.com/Photo.png", "https://c.com/photo", "https://d.com/photo-2.jpg",
+        ]
         let names = try urls.enumerated().map { index, url in
             claims.claim(for: DownloadItem(url: try #require(URL(string: url))), index: index)
                 .render(sha256: "", fileExtension: "jpg")
@@ -77,6 +83,7 @@ struct FileNameTests {
         var claims = FileNameClaims(template: "{name}.{ext}")
         let url = try #require(URL(string: "https://a.com/x.png"))
         _ = claims.claim(for: DownloadItem(url: url), index: 0)
-        #expect(claims.claim(for: DownloadItem(url: url), index: 1).render(sha256: "", fileExtension: "png") == "x-2.png")
+        #expect(
+            claims.claim(for: DownloadItem(url: url), index: 1).render(sha256: "", fileExtension: "png") == "x-2.png")
     }
 }

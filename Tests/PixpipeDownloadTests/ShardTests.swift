@@ -17,7 +17,9 @@ struct ShardTests {
     @Test("The shard follows the documented rule: SHA-256 prefix, big-endian, modulo the count")
     func rule() throws {
         let url = try #require(URL(string: "https://example.com/a.png"))
-        let prefix = SHA256.hash(Data(url.absoluteString.utf8)).bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let prefix = SHA256.hash(Data(url.absoluteString.utf8)).bytes.prefix(8).reduce(UInt64(0)) {
+            $0 << 8 | UInt64($1)
+        }
         let expected = Int(prefix % 7)
         #expect(try Shard(index: expected, count: 7).contains(url))
     }

@@ -162,7 +162,8 @@ struct ItemPipeline: Sendable {
         switch prior.status {
         case .ok:
             guard let name = prior.name, let sha256 = prior.sha256,
-                let data = FileManager.default.contents(atPath: options.outputDirectory.appendingPathComponent(name).path),
+                let data = FileManager.default.contents(
+                    atPath: options.outputDirectory.appendingPathComponent(name).path),
                 SHA256.hash(data).hexString == sha256
             else { return nil }
             return ManifestRecord(

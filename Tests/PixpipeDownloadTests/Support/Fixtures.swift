@@ -20,7 +20,9 @@ enum Bodies {
         var image = Image(width: width, height: height, pixelFormat: .rgb8)
         for y in 0..<height {
             for x in 0..<width {
-                for channel in 0..<3 { image[x: x, y: y, channel: channel] = (x * 31 + y * 17 + seed * 53 + channel) % 256 }
+                for channel in 0..<3 {
+                    image[x: x, y: y, channel: channel] = (x * 31 + y * 17 + seed * 53 + channel) % 256
+                }
             }
         }
         return image
@@ -140,7 +142,9 @@ final class FailingWriter: DownloadFileWriting {
             defer { count -= 1 }
             return count > 0
         }
-        guard allowed else { throw .write(path: directory.appendingPathComponent(name).path, operation: "write", code: ENOSPC) }
+        guard allowed else {
+            throw .write(path: directory.appendingPathComponent(name).path, operation: "write", code: ENOSPC)
+        }
         try AtomicFileWriter().write(data, named: name, in: directory)
     }
 }

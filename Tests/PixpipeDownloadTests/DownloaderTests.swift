@@ -223,4 +223,23 @@ struct DownloaderTests {
             !FileManager.default.fileExists(
                 atPath: folder.url.deletingLastPathComponent().appendingPathComponent("passwd.png").path))
     }
+
+    @Test("The item deadline ends a slow item, and time queued for a slot does not count against it")
+    func itemDeadline() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        server.route("/stuck.png", .delayHeaders(seconds: 10, then: .respond(body: Bodies.png())))
+        server.route("/steady.png", .delayHeaders(seconds: 0.15, then: .respond(body: Bodies.png())))
+        var options = testOptions(folder)
+        options.concurrency = 1
+        options.itemDeadline = .milliseconds(400)
+        let steady = (0..<4).map { DownloadItem(url: server.url("/steady.png?\($0)"), name: "s\($0)") }
+        let queued = await Downloader(options: options).download(steady)
+        #expect(queued.ok == 4)
+        let started = ContinuousClock.now
+        let stuck = records(
+            await collectEvents(Downloader(options: options), [DownloadItem(url: server.url("/stuck.png"))]))
+        #expect(stuck[0]?.errorKind == "timeout")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
 }

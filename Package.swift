@@ -60,6 +60,7 @@ let package = Package(
             dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
         ),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
+        .testTarget(name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -68,3 +68,19 @@ func thumbnailSnippet() throws -> Data {
     let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, ICC kept
     return try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
 }
+
+// MARK: Downloads
+
+/// README: "Downloading a batch".
+func downloaderSnippet(urls: [URL]) async {
+    var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "comics"))
+    options.processing = .thumbnail(ThumbnailOptions(size: .box(256)), .jpeg)
+    let downloader = Downloader(options: options)
+    for await event in downloader.run(urls.map { DownloadItem(url: $0) }) {
+        switch event {
+        case .finished(_, let record): print(record.status, record.name ?? record.url)
+        case .stopped(let summary): print("\(summary.ok) ok, \(summary.failed) failed")
+        default: break
+        }
+    }
+}

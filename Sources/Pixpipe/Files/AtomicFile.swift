@@ -1,0 +1,122 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes files so their final name only ever shows complete bytes, even across a crash or power loss.
+///
+/// The bytes go to `.NAME.part-XXXXXX` in the same folder (same file system, so the rename is atomic;
+/// hidden, so no output name clashes with it), are flushed with `fsync`, renamed over `NAME`, and the
+/// folder itself is flushed so the rename survives. On any failure the temporary file is removed and a
+/// replaced file is left untouched. Shared by the downloader and the CLI's `convert` and `thumbnail`.
+package enum AtomicFile {
+    /// Which step of an atomic write failed, with the system error.
+    package struct Failure: Error, Sendable, Hashable {
+        /// The steps of an atomic write.
+        package enum Step: String, Sendable, Hashable {
+            /// Creating the temporary file beside the destination.
+            case createTemporary = "create a temporary file for"
+            /// Writing the bytes.
+            case write
+            /// Flushing the temporary file.
+            case fsync
+            /// Renaming the temporary file over the destination.
+            case rename = "rename a temporary file to"
+        }
+
+        /// The step that failed.
+        package var step: Step
+        /// The destination (or, for `write` and `fsync`, the temporary file).
+        package var path: String
+        /// The `errno` value (`ENOSPC` when the disk is full).
+        package var code: Int32
+    }
+
+    /// The marker in temporary names; a batch removes leftovers carrying it when it starts.
+    package static let temporaryMarker = ".part-"
+
+    /// Whether `fileName` is a temporary file of an atomic write.
+    package static func isTemporary(_ fileName: String) -> Bool {
+        fileName.hasPrefix(".") && fileName.contains(temporaryMarker)
+    }
+
+    /// Writes `data` to `path`, replacing any file there.
+    ///
+    /// A new file gets `0666` less the umask; a replaced file keeps its mode.
+    package static func write(_ data: Data, to path: String) throws(Failure) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array("\(directory)/.\(url.lastPathComponent)\(temporaryMarker)XXXXXX".utf8CString)
+        // The template is a non-empty array, so its base address exists.
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
+        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do throws(Failure) {
+            defer { close(descriptor) }
+            try writeAll(data, to: descriptor, path: temporaryPath)
+            _ = fchmod(descriptor, permissions(replacing: path))
+            guard fsync(descriptor) == 0 else { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            throw Failure(step: .rename, path: path, code: code)
+        }
+        syncDirectory(directory)
+    }
+
+    /// Writes every byte to an open descriptor, resuming after short writes and interruptions.
+    package static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(Failure) {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw Failure(step: .write, path: path, code: failure) }
+    }
+
+    /// The mode of the file being replaced, or `0666` less the process umask for a new file.
+    private static func permissions(replacing path: String) -> mode_t {
+        var status = stat()
+        if stat(path, &status) == 0 { return status.st_mode & 0o7777 }
+        return 0o666 & ~processUmask
+    }
+
+    /// The process umask, read once: it can only be read by setting it, which is safe only while no other
+    /// thread creates files, so it is read on first use and never again (a `static let` is initialized
+    /// exactly once, even under concurrent first use).
+    private static let processUmask: mode_t = {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }()
+
+    /// Flushes the folder's entries (the rename); a failure here loses nothing already visible, so it is ignored.
+    private static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+/// The C `write`, reachable where a method of the same name hides it.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

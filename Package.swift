@@ -57,6 +57,7 @@ let package = Package(
             dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
         ),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
+        .testTarget(name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
         .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,23 +16,27 @@ struct ConvertCommand: Command {
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
         keeps alpha. 16-bit samples (with --keep-16-bit) are written big-endian with MAXVAL 65535.
+        Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
+        same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
+        without --upscale.
 
         Examples:
           pixpipe convert photo.png photo.jpg --quality 90
           pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
         """
-    let options: [OptionSpec] = [
-        .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
-        .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
-        .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
-        .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
-        .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
-        .flag("strip", help: "Drop the ICC profile and EXIF data."),
-        .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
-        .value(
-            "max-pixels", placeholder: "N",
-            help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-    ]
+    let options: [OptionSpec] =
+        [
+            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
+            .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+            .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
+            .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
+            .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+            .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
+            .value(
+                "max-pixels", placeholder: "N",
+                help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+        ] + ResizeSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         let paths = try arguments.positionals(named: ["IN", "OUT"])
@@ -42,7 +46,13 @@ struct ConvertCommand: Command {
         do {
             var image = try source.decode(options: settings.decodeOptions)
             for warning in image.metadata.warnings { console.warning("\(source.displayName): \(warning)") }
-            if settings.appliesOrientation { image = image.applyingOrientation() }
+            if let resize = settings.resize {
+                var options = resize
+                options.appliesOrientation = settings.appliesOrientation
+                image = try Thumbnailer(options).thumbnail(of: image)
+            } else if settings.appliesOrientation {
+                image = image.applyingOrientation()
+            }
             if settings.strips {
                 image.metadata.iccProfile = nil
                 image.metadata.exif = nil

@@ -14,6 +14,8 @@ struct ConvertSettings: Sendable, Hashable {
     let strips: Bool
     /// Limits, depth and strictness for the decoder.
     let decodeOptions: DecodeOptions
+    /// The thumbnail geometry to resize to, when a size option was given.
+    let resize: ThumbnailOptions?
     /// Options given that do nothing for this output format, explained for stderr.
     let ignoredOptionWarnings: [String]
 
@@ -39,6 +41,9 @@ struct ConvertSettings: Sendable, Hashable {
             pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
             keeps16Bit: arguments.isSet("keep-16-bit"),
             strictness: arguments.isSet("lenient") ? .lenient : .strict)
+
+        let resizeSettings = try ResizeSettings(arguments)
+        resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }
 
         var warnings: [String] = []
         if givenQuality != nil && format != .jpeg {

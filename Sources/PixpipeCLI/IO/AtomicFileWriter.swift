@@ -63,11 +63,17 @@ enum AtomicFileWriter {
     private static func permissions(replacing path: String) -> mode_t {
         var status = stat()
         if stat(path, &status) == 0 { return status.st_mode & 0o7777 }
-        // umask can only be read by setting it; the tool is single-threaded here, so restoring it is safe.
+        return 0o666 & ~processUmask
+    }
+
+    /// The process umask, read once: it can only be read by setting it, which is safe only while no other
+    /// thread creates files, so it is read the first time, before `pixpipe thumbnail` writes in parallel,
+    /// and never again (a `static let` is initialized exactly once, even under concurrent first use).
+    private static let processUmask: mode_t = {
         let mask = umask(0)
         umask(mask)
-        return 0o666 & ~mask
-    }
+        return mask
+    }()
 
     /// Flushes the directory entry of the rename; best effort, as some file systems refuse it.
     private static func syncDirectory(_ directory: String) {

@@ -16,7 +16,7 @@ struct Resampler: Sendable {
     /// How samples enter and leave the working space.
     let codec: SampleCodec
     /// Whether the vertical pass runs on full source-width rows before the horizontal pass.
-    let verticalFirst: Bool
+    var verticalFirst: Bool
 
     /// A job resizing `sourceWidth` x `sourceHeight` pixels of `format` to `outputWidth` x `outputHeight`.
     init(

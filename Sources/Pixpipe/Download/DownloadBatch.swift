@@ -1,0 +1,159 @@
+import Foundation
+
+/// Runs one batch: reads the list lazily, decides names, dispatches a bounded window of items, records
+/// outcomes in order of completion, and ends with `.stopped`.
+///
+/// The coordinator is this one task; it owns the manifest, the name claims, the fingerprints of URLs
+/// already seen, and the summary, and does no heavy work (items run in child tasks). At most
+/// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
+/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
+/// earlier manifest's index when resuming), whatever the length of the list.
+struct DownloadBatch: Sendable {
+    let options: DownloadOptions
+    let pipeline: ItemPipeline
+    let events: EventChannel
+
+    /// Runs `items` to the end or until stopped, sends `.stopped`, finishes the channel, and returns the summary.
+    func run<Items: Sequence & Sendable>(_ items: Items) async -> DownloadSummary
+    where Items.Element == DownloadItem {
+        var summary = DownloadSummary()
+        defer { events.finish() }
+        let manifest: ManifestStore
+        let prior: [UInt64: ManifestStore.PriorRecord]
+        do throws(DownloadError) {
+            (manifest, prior) = try prepareFolder()
+        } catch {
+            summary.stopReason = .diskError(error.description)
+            await events.send(.stopped(summary))
+            return summary
+        }
+        summary = await dispatch(items, manifest: manifest, prior: prior)
+        if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }
+        if case .none = summary.stopReason {
+            do throws(DownloadError) { try manifest.synchronize() } catch {
+                summary.stopReason = .diskError(error.description)
+            }
+        } else {
+            try? manifest.synchronize()
+        }
+        await events.send(.stopped(summary))
+        return summary
+    }
+
+    /// Creates the folder, removes temporary files a killed run left, and opens the manifest.
+    private func prepareFolder() throws(DownloadError) -> (ManifestStore, [UInt64: ManifestStore.PriorRecord]) {
+        let directory = options.outputDirectory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .write(path: directory.path, operation: "create the folder", code: (error as NSError).posixCode)
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where AtomicFileWriter.isTemporary(name) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        return try ManifestStore.open(
+            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll)
+    }
+
+    private func dispatch<Items: Sequence & Sendable>(
+        _ items: Items, manifest: ManifestStore, prior: [UInt64: ManifestStore.PriorRecord]
+    ) async -> DownloadSummary where Items.Element == DownloadItem {
+        var summary = DownloadSummary()
+        var claims = FileNameClaims(template: options.nameTemplate)
+        var seen = Set<UInt64>()
+        var iterator = items.makeIterator()
+        var nextIndex = 0
+        var exhausted = false
+        let window = options.window
+        let pipeline = self.pipeline
+        await withTaskGroup(of: (Int, ItemOutcome).self) { group in
+            var running = 0
+            while true {
+                while !exhausted, running < window, summary.stopReason == nil, !Task.isCancelled {
+                    guard let item = iterator.next() else {
+                        exhausted = true
+                        break
+                    }
+                    let index = nextIndex
+                    nextIndex += 1
+                    let fingerprint = URLFingerprint(item.url).value
+                    let inShard = options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
+                    guard seen.insert(fingerprint).inserted else {
+                        if inShard { await report(.skipped(duplicate(of: item)), index: index, into: &summary) }
+                        continue
+                    }
+                    // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
+                    let pattern = claims.claim(for: item, index: index)
+                    guard inShard else { continue }
+                    let job = ItemJob(index: index, item: item, pattern: pattern, prior: prior[fingerprint])
+                    group.addTask { (index, await pipeline.run(job)) }
+                    running += 1
+                }
+                guard let (index, outcome) = await group.next() else { break }
+                running -= 1
+                let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary)
+                if stopNow { group.cancelAll() }
+            }
+        }
+        return summary
+    }
+
+    /// Records `outcome` in the manifest and the summary and reports it; `true` when the batch must stop.
+    private func record(
+        _ outcome: ItemOutcome, index: Int, manifest: ManifestStore, into summary: inout DownloadSummary
+    ) async -> Bool {
+        switch outcome {
+        case .cancelled:
+            return false
+        case .skipped:
+            await report(outcome, index: index, into: &summary)
+            return false
+        case .finished(let record):
+            do throws(DownloadError) {
+                try manifest.append(record)
+            } catch {
+                await report(outcome, index: index, into: &summary)
+                return stop(&summary, because: error)
+            }
+            await report(outcome, index: index, into: &summary)
+            return false
+        case .diskError(let record, let error):
+            try? manifest.append(record)
+            await report(outcome, index: index, into: &summary)
+            return stop(&summary, because: error)
+        }
+    }
+
+    private func stop(_ summary: inout DownloadSummary, because error: DownloadError) -> Bool {
+        if summary.stopReason == nil { summary.stopReason = .diskError(error.description) }
+        return true
+    }
+
+    private func report(_ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary) async {
+        let record: ManifestRecord
+        switch outcome {
+        case .finished(let finished), .skipped(let finished), .diskError(let finished, _): record = finished
+        case .cancelled: return
+        }
+        summary.add(record)
+        await events.send(.finished(index: index, record: record))
+    }
+
+    private func duplicate(of item: DownloadItem) -> ManifestRecord {
+        ManifestRecord(
+            url: item.url.absoluteString, status: .skipped, error: "same URL as an earlier item of the list",
+            errorKind: "duplicate")
+    }
+}
+
+extension NSError {
+    /// The POSIX error code behind a Foundation file error, or `EIO` when there is none.
+    fileprivate var posixCode: Int32 {
+        if domain == NSPOSIXErrorDomain { return Int32(code) }
+        if let underlying = userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return EIO
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// How a ``Downloader`` fetches, verifies, names and stores a batch.
+///
+/// ```swift
+/// var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "comics"))
+/// options.concurrency = 8
+/// options.nameTemplate = "{index}-{name}"
+/// options.processing = .convert(.png)
+/// ```
+public struct DownloadOptions: Sendable {
+    /// The folder the files and the manifest go to; created when missing.
+    public var outputDirectory: URL
+    /// The most transfers at once over all hosts.
+    public var concurrency: Int = 16
+    /// The most transfers at once to one host (`host:port`).
+    public var perHostConcurrency: Int = 8
+    /// The most body bytes accepted for one item; larger bodies fail with `body-too-large`.
+    public var maxBodyBytes: Int = 50_000_000
+    /// The time one attempt may take, headers and body included; it starts when the item gets its slot.
+    public var timeout: Duration = .seconds(30)
+    /// The time one item may take from its first attempt, retries and their waits included; `nil` for none.
+    public var itemDeadline: Duration? = .seconds(300)
+    /// When to retry; the same budget covers HTTP failures and bodies that do not decode completely.
+    public var retryPolicy: RetryPolicy = RetryPolicy()
+    /// Header fields sent with every request.
+    public var headers: [String: String] = [:]
+    /// The `User-Agent`; `nil` sends the HTTP layer's default.
+    public var userAgent: String? = nil
+    /// What moves the bytes.
+    public var transport: HTTPTransportKind = .platformDefault
+    /// A file name template with `{index}` (1-based position in the list), `{name}` (stem from the item's
+    /// name or the URL), `{host}`, `{sha256}` (of the stored bytes) and `{ext}` (from the sniffed or written
+    /// format; appended as `.ext` when the template does not use it). `nil` means `{name}`.
+    public var nameTemplate: String? = nil
+    /// What to do with each verified image before it is written.
+    public var processing: DownloadProcessing = .none
+    /// With processing, also store the original bytes, as `STEM.original.EXT` next to the processed file.
+    public var keepsOriginal: Bool = false
+    /// What to do with items the manifest already records.
+    public var resume: ResumeMode = .skipCompleted
+    /// Only the items of this share of the list, or all of them when `nil`.
+    public var shard: Shard? = nil
+    /// How bodies are verified; strict by default, so truncated images fail and are retried.
+    public var decodeOptions: DecodeOptions = .init()
+    /// The manifest's file name inside the output folder.
+    public var manifestName: String = "manifest.jsonl"
+
+    /// Options with every default, writing to `outputDirectory`.
+    public init(outputDirectory: URL) {
+        self.outputDirectory = outputDirectory
+    }
+
+    /// How many items are held at once (queued for a slot, transferring, or processing): the memory window.
+    var window: Int {
+        max(1, concurrency) + 2 * ProcessInfo.processInfo.activeProcessorCount
+    }
+}

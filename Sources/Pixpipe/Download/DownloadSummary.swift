@@ -1,0 +1,53 @@
+/// The account of a batch.
+///
+/// ```swift
+/// let summary = await downloader.download(items)
+/// print("\(summary.ok) ok, \(summary.failed) failed", summary.failuresByKind)
+/// ```
+public struct DownloadSummary: Sendable, Hashable {
+    /// Items stored.
+    public var ok: Int
+    /// Items that failed.
+    public var failed: Int
+    /// Items skipped (done earlier, or duplicates of an earlier item).
+    public var skipped: Int
+    /// Bytes stored (processed files and kept originals).
+    public var bytes: Int
+    /// Failed items by ``ManifestRecord/errorKind``.
+    public var failuresByKind: [String: Int]
+    /// Why the batch stopped before the end, or `nil` when it ran to the end.
+    public var stopReason: StopReason?
+
+    /// Why a batch stopped early.
+    public enum StopReason: Sendable, Hashable {
+        /// The task running the batch (or consuming its events) was cancelled.
+        case cancelled
+        /// A file or the manifest could not be written; the message says which and why.
+        case diskError(String)
+    }
+
+    /// A summary; every count starts at zero.
+    public init(
+        ok: Int = 0, failed: Int = 0, skipped: Int = 0, bytes: Int = 0, failuresByKind: [String: Int] = [:],
+        stopReason: StopReason? = nil
+    ) {
+        self.ok = ok
+        self.failed = failed
+        self.skipped = skipped
+        self.bytes = bytes
+        self.failuresByKind = failuresByKind
+        self.stopReason = stopReason
+    }
+
+    /// Counts `record` in.
+    mutating func add(_ record: ManifestRecord) {
+        switch record.status {
+        case .ok: ok += 1
+        case .skipped: skipped += 1
+        case .failed:
+            failed += 1
+            failuresByKind[record.errorKind ?? "unknown", default: 0] += 1
+        }
+        if record.status == .ok { bytes += record.bytes ?? 0 }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Downloads batches of images: bounded and polite, verified by decoding, named predictably, written
+/// atomically, with a JSON Lines manifest that lets a rerun resume.
+///
+/// ```swift
+/// var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "images"))
+/// options.processing = .convert(.png)
+/// let downloader = Downloader(options: options)
+/// let summary = await downloader.download(urls.map { DownloadItem(url: $0) })
+/// print("\(summary.ok) stored, \(summary.failed) failed")
+/// ```
+///
+/// How a batch works:
+/// - Items are pulled from the sequence one at a time as room frees up in a window of
+///   `concurrency + 2 × cores` items, so a list of any length costs the same memory (plus 8 bytes per URL
+///   for duplicate detection and 8 per name for collision checks).
+/// - Transfers wait for a slot in the downloader's own scheduler (``DownloadOptions/concurrency`` in all,
+///   ``DownloadOptions/perHostConcurrency`` per host) before they start, so queueing never eats into a
+///   timeout. Decoding and encoding run in child tasks, one per core at most, while other items download.
+/// - Each body is decoded in full; a truncated or corrupt body is fetched again within the retry budget.
+/// - Names: the item's name, else the URL's last path component, sanitized, through the template, with
+///   the extension of the format actually stored; collisions get `-2`, `-3`... decided in list order (see
+///   `FileNameClaims`), so they never depend on timing and every shard agrees.
+/// - The same URL twice in one list is fetched once; later copies are reported `skipped` (`duplicate`).
+/// - Skipped items (`duplicate`, `already-done`, `already-failed`) are reported as events but not appended
+///   to the manifest, which keeps one line per item actually attempted; cancelled items get no line at all.
+public final class Downloader: Sendable {
+    /// The settings.
+    public let options: DownloadOptions
+    private let client: HTTPClient
+    private let writer: any DownloadFileWriting
+
+    /// A downloader with `options`.
+    public convenience init(options: DownloadOptions) {
+        self.init(options: options, writer: AtomicFileWriter())
+    }
+
+    /// A downloader storing files through `writer` (tests inject write failures here).
+    init(options: DownloadOptions, writer: any DownloadFileWriting) {
+        self.options = options
+        self.writer = writer
+        let concurrency = max(1, options.concurrency)
+        let configuration = HTTPClient.Configuration(
+            maxConcurrentRequests: concurrency, timeout: options.timeout, maxBodyBytes: options.maxBodyBytes,
+            retryPolicy: .none, userAgent: options.userAgent ?? HTTPClient.Configuration.defaultUserAgent)
+        client = HTTPClient(
+            configuration: configuration,
+            transport: options.transport.makeTransport(
+                maxConnectionsPerHost: min(concurrency, max(1, options.perHostConcurrency))))
+    }
+
+    /// Downloads `items` (consumed lazily, with backpressure: never materialized) and reports events as
+    /// they happen. Cancelling the consuming task stops new work, finishes or removes files being written,
+    /// writes the manifest, and ends the events with `.stopped`.
+    public func run<Items: Sequence & Sendable>(_ items: Items) -> DownloadEvents
+    where Items.Element == DownloadItem {
+        let channel = EventChannel(capacity: 256)
+        let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let pipeline = ItemPipeline(
+            options: options, client: client,
+            network: SlotScheduler(globalLimit: options.concurrency, perKeyLimit: options.perHostConcurrency),
+            processors: SlotScheduler(globalLimit: processors, perKeyLimit: processors), writer: writer,
+            events: channel)
+        let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
+        let task = Task { await batch.run(items) }
+        return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
+    }
+
+    /// Runs `items` to the end and returns the summary (cancelling the caller stops the batch early).
+    public func download<Items: Sequence & Sendable>(_ items: Items) async -> DownloadSummary
+    where Items.Element == DownloadItem {
+        for await event in run(items) {
+            if case .stopped(let summary) = event { return summary }
+        }
+        return DownloadSummary(stopReason: .cancelled)
+    }
+}

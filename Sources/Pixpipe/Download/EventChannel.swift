@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+
+/// A bounded queue of events from a batch to its one consumer, with backpressure.
+///
+/// ``send(_:)`` waits while the buffer is full, so a slow consumer slows the batch down instead of
+/// letting events pile up; ``offer(_:)`` drops the event instead (for progress). Unlike `AsyncStream`,
+/// ``next()`` is not ended by the consumer's cancellation: the batch reacts to the cancellation, and the
+/// consumer still receives everything up to the final `.stopped`. When the consumer goes away
+/// (``abandon()``), sends return at once and events are dropped.
+final class EventChannel: Sendable {
+    private struct State {
+        var buffer: [DownloadEvent] = []
+        var head = 0
+        var consumer: CheckedContinuation<DownloadEvent?, Never>?
+        var producers: [CheckedContinuation<Void, Never>] = []
+        var finished = false
+        var abandoned = false
+
+        var count: Int { buffer.count - head }
+
+        mutating func popFirst() -> DownloadEvent? {
+            guard head < buffer.count else { return nil }
+            let event = buffer[head]
+            head += 1
+            if head > 64, head * 2 > buffer.count {
+                buffer.removeFirst(head)
+                head = 0
+            }
+            return event
+        }
+    }
+
+    private let capacity: Int
+    private let state = Mutex(State())
+
+    /// A channel buffering at most `capacity` events.
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Queues `event`, waiting while the buffer is full.
+    func send(_ event: DownloadEvent) async {
+        while !tryDeliver(event) {
+            await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
+                let parked = state.withLock { state in
+                    let hasRoom = state.count < capacity || state.consumer != nil
+                    guard !state.abandoned, !state.finished, !hasRoom else { return false }
+                    state.producers.append(wait)
+                    return true
+                }
+                if !parked { wait.resume() }
+            }
+        }
+    }
+
+    /// Queues `event` unless the buffer is full (then drops it).
+    func offer(_ event: DownloadEvent) {
+        let consumer: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
+            guard !state.finished, !state.abandoned, state.count < capacity else { return nil }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return consumer
+            }
+            state.buffer.append(event)
+            return nil
+        }
+        consumer?.resume(returning: event)
+    }
+
+    /// Marks the end: the consumer gets what is buffered, then `nil`.
+    func finish() {
+        let consumer: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
+            state.finished = true
+            defer { state.consumer = nil }
+            return state.count == 0 ? state.consumer : nil
+        }
+        consumer?.resume(returning: nil)
+    }
+
+    /// The consumer is gone: drop buffered and future events and release waiting senders.
+    func abandon() {
+        let producers: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            state.abandoned = true
+            state.buffer = []
+            state.head = 0
+            defer { state.producers = [] }
+            return state.producers
+        }
+        for producer in producers { producer.resume() }
+    }
+
+    /// The next event, or `nil` after the last one.
+    func next() async -> DownloadEvent? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<DownloadEvent?, Never>) in
+            let (event, producer, ended): (DownloadEvent?, CheckedContinuation<Void, Never>?, Bool) = state.withLock {
+                state in
+                if let event = state.popFirst() {
+                    let producer = state.producers.isEmpty ? nil : state.producers.removeFirst()
+                    return (event, producer, false)
+                }
+                if state.finished { return (nil, nil, true) }
+                state.consumer = continuation
+                return (nil, nil, false)
+            }
+            producer?.resume()
+            if event != nil || ended { continuation.resume(returning: event) }
+        }
+    }
+
+    /// Hands `event` to the waiting consumer or buffers it; `false` when the buffer is full.
+    /// An event sent after the consumer left (or after the end) counts as delivered and is dropped.
+    private func tryDeliver(_ event: DownloadEvent) -> Bool {
+        let (delivered, consumer): (Bool, CheckedContinuation<DownloadEvent?, Never>?) = state.withLock { state in
+            if state.abandoned || state.finished { return (true, nil) }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return (true, consumer)
+            }
+            guard state.count < capacity else { return (false, nil) }
+            state.buffer.append(event)
+            return (true, nil)
+        }
+        consumer?.resume(returning: event)
+        return delivered
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Gives every item of a batch its file name pattern, in list order, with a stable suffix on collisions.
+///
+/// Names are decided when an item is read from the list, before any download, in the order of the list:
+/// the first item wanting `photo.{ext}` gets it, the next gets `photo-2.{ext}`, then `photo-3.{ext}`. So the
+/// names never depend on which download finishes first, a rerun or a resumed run computes the same names,
+/// and every shard (which sees the whole list and claims names for items it does not download) agrees, so
+/// shard folders merge without clashes. The comparison ignores case and the extension is part of the key
+/// only as a placeholder, so `a.png` and `a.jpg` URLs become `a.png` and `a-2.jpg` whatever the bytes are.
+///
+/// Memory: only 8-byte fingerprints of the claimed keys are kept, so a long list costs 8 bytes per item.
+struct FileNameClaims: Sendable {
+    private var claimed: Set<UInt64> = []
+    private let template: String
+
+    /// Claims using `template` (`nil`: the stem and the extension).
+    init(template: String?) {
+        self.template = template ?? FileNamePattern.defaultTemplate
+    }
+
+    /// The pattern for item `index` (0-based), claimed so no later item gets the same one.
+    mutating func claim(for item: DownloadItem, index: Int) -> FileNamePattern {
+        let source = item.name ?? FileNameSanitizer.lastPathComponent(of: item.url)
+        let stem = FileNameSanitizer.sanitize(FileNameSanitizer.stem(of: FileNameSanitizer.sanitize(source, limit: .max)))
+        let host = FileNameSanitizer.sanitize(item.url.host ?? "")
+        var pattern = FileNamePattern(template: template, index: index, name: stem, host: host)
+        if pattern.needsFallback {
+            pattern = FileNamePattern(template: "index-\(index + 1)", index: index, name: "", host: host)
+        }
+        // Names carrying the content hash are equal only for equal bytes: writing twice is harmless.
+        guard !pattern.isContentAddressed else { return pattern }
+        var candidate = pattern
+        var number = 2
+        while !claimed.insert(Self.fingerprint(candidate)).inserted {
+            candidate = pattern.suffixed(number)
+            number += 1
+        }
+        return candidate
+    }
+
+    private static func fingerprint(_ pattern: FileNamePattern) -> UInt64 {
+        SHA256.hash(Data(pattern.collisionKey.utf8)).prefix64
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// One item of a batch as dispatched by the coordinator: everything decided before its download.
+struct ItemJob: Sendable {
+    /// The 0-based position in the input.
+    var index: Int
+    /// The item.
+    var item: DownloadItem
+    /// Its file name, with the content-dependent parts still open.
+    var pattern: FileNamePattern
+    /// What an earlier run recorded about the URL, if anything.
+    var prior: ManifestStore.PriorRecord?
+}
+
+/// How one item ended, as the coordinator needs to know it.
+enum ItemOutcome: Sendable {
+    /// Stored, or failed for a reason of its own: record it and go on.
+    case finished(ManifestRecord)
+    /// Not downloaded (done earlier): report it, but the manifest already has its line.
+    case skipped(ManifestRecord)
+    /// Stopped by cancellation before anything was stored: no record.
+    case cancelled
+    /// A file could not be written: record it and stop the batch.
+    case diskError(ManifestRecord, DownloadError)
+}

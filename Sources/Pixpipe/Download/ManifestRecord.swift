@@ -1,0 +1,66 @@
+import Foundation
+
+/// One line of the JSON Lines manifest: what became of one item.
+///
+/// ```json
+/// {"url":"https://example.com/a.png","name":"a.png","status":"ok","httpStatus":200,"bytes":1234,...}
+/// ```
+public struct ManifestRecord: Codable, Sendable, Hashable {
+    /// What became of the item.
+    public enum Status: String, Codable, Sendable {
+        /// Downloaded, verified, (processed,) and stored under ``ManifestRecord/name``.
+        case ok
+        /// Not stored; ``ManifestRecord/error`` and ``ManifestRecord/errorKind`` say why.
+        case failed
+        /// Not downloaded: already done by an earlier run, or the same URL as an earlier item of the batch.
+        case skipped
+    }
+
+    /// The item's URL, as given.
+    public var url: String
+    /// The stored file's name inside the output folder.
+    public var name: String?
+    /// The outcome.
+    public var status: Status
+    /// The last HTTP status received.
+    public var httpStatus: Int?
+    /// The stored file's size.
+    public var bytes: Int?
+    /// The SHA-256 of the stored file, lowercase hex.
+    public var sha256: String?
+    /// The stored image's width in pixels.
+    public var width: Int?
+    /// The stored image's height in pixels.
+    public var height: Int?
+    /// The stored format: `png` or `jpeg`.
+    public var format: String?
+    /// The number of transfers made (0 when skipped).
+    public var attempts: Int
+    /// Seconds from the first attempt to the end.
+    public var elapsed: Double
+    /// What went wrong, for people.
+    public var error: String?
+    /// What went wrong, as a stable kind (see ``DownloadError/kind``); `duplicate` or `already-done` for skips.
+    public var errorKind: String?
+
+    /// A record; fields left out are `nil`.
+    public init(
+        url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,
+        sha256: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil, attempts: Int = 0,
+        elapsed: Double = 0, error: String? = nil, errorKind: String? = nil
+    ) {
+        self.url = url
+        self.name = name
+        self.status = status
+        self.httpStatus = httpStatus
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.width = width
+        self.height = height
+        self.format = format
+        self.attempts = attempts
+        self.elapsed = elapsed
+        self.error = error
+        self.errorKind = errorKind
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The JSON Lines manifest of an output folder: read at the start of a batch, appended as items finish.
+///
+/// Each record is one `write` of one complete line, so a killed run leaves every finished line in the file
+/// and at most one torn line at the end. Opening cuts such a torn tail off (so new lines never glue onto
+/// it), and reading skips any line that does not parse. Later lines for a URL win over earlier ones.
+/// Only the owner of the batch uses a store, so it needs no lock.
+final class ManifestStore {
+    /// What an earlier run recorded about a URL, for resuming.
+    struct PriorRecord: Sendable {
+        /// The status.
+        var status: ManifestRecord.Status
+        /// The stored file's name.
+        var name: String?
+        /// The stored file's hash.
+        var sha256: String?
+        /// The failure's kind.
+        var errorKind: String?
+    }
+
+    /// Path of the manifest.
+    let path: String
+    private let descriptor: Int32
+    private let encoder: JSONEncoder
+
+    /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
+    /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo).
+    static func open(
+        named name: String, in directory: URL, readsPrior: Bool
+    ) throws(DownloadError) -> (ManifestStore, [UInt64: PriorRecord]) {
+        let path = directory.appendingPathComponent(name).path
+        let descriptor = openForAppending(path)
+        guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
+        let store = ManifestStore(path: path, descriptor: descriptor)
+        var prior: [UInt64: PriorRecord] = [:]
+        let validLength = store.readRecords { record in
+            guard readsPrior else { return }
+            prior[URLFingerprint(absoluteString: record.url).value] = PriorRecord(
+                status: record.status, name: record.name, sha256: record.sha256, errorKind: record.errorKind)
+        }
+        guard ftruncate(descriptor, off_t(validLength)) == 0 else {
+            throw .write(path: path, operation: "truncate the torn end of", code: errno)
+        }
+        return (store, prior)
+    }
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Appends `record` as one line.
+    func append(_ record: ManifestRecord) throws(DownloadError) {
+        let line: Data
+        do {
+            line = try encoder.encode(record) + Data("\n".utf8)
+        } catch {
+            // A record holds only strings and numbers; encoding it cannot fail, but say so if it does.
+            throw .write(path: path, operation: "encode a record for", code: EINVAL)
+        }
+        try AtomicFileWriter.writeAll(line, to: descriptor, path: path)
+    }
+
+    /// Flushes the manifest to the disk.
+    func synchronize() throws(DownloadError) {
+        guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
+    }
+
+    /// Calls `body` with each parsable line's record, streaming 64 KiB at a time; returns the length up to
+    /// the end of the last complete line.
+    private func readRecords(_ body: (ManifestRecord) -> Void) -> Int {
+        let decoder = JSONDecoder()
+        var pending = Data()
+        var consumed = 0
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            guard count > 0 else { break }
+            offset += off_t(count)
+            pending.append(contentsOf: chunk[0..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[pending.startIndex..<newline]
+                consumed += line.count + 1
+                if let record = try? decoder.decode(ManifestRecord.self, from: line) { body(record) }
+                pending = Data(pending[(newline + 1)...])
+            }
+        }
+        return consumed
+    }
+}
+
+/// The C `open` for reading and appending, creating the file; reachable from a type with its own `open`.
+private func openForAppending(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_APPEND, 0o644)
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Pixpipe
+
+/// `pixpipe thumbnail INPUT... --out DIR`: thumbnails of many images, in parallel, written atomically.
+struct ThumbnailCommand: Command {
+    let name = "thumbnail"
+    let summary = "Make thumbnails of images and folders of images, on every core."
+    let usage = "pixpipe thumbnail [OPTIONS] INPUT... --out DIR"
+    let details = """
+        INPUT may be files or directories; directories are searched recursively (the output directory is
+        left out) and only files whose bytes are PNG or JPEG are used, others skipped silently. A named file
+        that is not PNG or JPEG is an error. DIR is created if needed.
+        Size: --size N fits the picture in an N x N box (default 256); --resize WxH a W x H box; --width or
+        --height one side. --fill covers the box and crops it around the centre. Pictures are never enlarged
+        without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
+        resizing) unless --no-orient is given.
+        Format: --format jpeg or png; by default PNG inputs with alpha give PNG, everything else JPEG
+        (quality 85, 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
+        Names: --name TEMPLATE with {name} (the input's base name), {width}, {height} and {ext}; the default
+        is {name}.{ext}. Inputs that map to the same name get -2, -3... before the extension, in input order.
+        An existing output is skipped with a note (not a failure) unless --overwrite is given. Files are
+        written to a temporary file and renamed, so a failure never leaves a partial thumbnail.
+        Progress is drawn on standard error only when it is a terminal; a summary line ends the run. Errors
+        are reported per file without stopping the batch; the exit status is 1 if any input failed.
+        With --json, one JSON object per input on standard output: input, output, width, height, bytes;
+        or input, output, skipped; or input, error.
+        Memory: JPEGs are decoded at a reduced DCT scale and PNGs stream through the resizer, so each of
+        the --jobs workers holds one input file and little more.
+
+        Examples:
+          pixpipe thumbnail ~/Photos --out thumbs --size 320
+          pixpipe thumbnail a.jpg b.png --out . --fill --size 128 --name '{name}-{width}x{height}.{ext}'
+        """
+    let options: [OptionSpec] =
+        [.value("out", short: "o", placeholder: "DIR", help: "The directory thumbnails are written to (required).")]
+        + ResizeSettings.options + [
+            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: jpeg or png."),
+            .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+            .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+            .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
+            .flag("overwrite", help: "Replace existing outputs (default: skip them)."),
+            .value("name", placeholder: "TEMPLATE", help: "Output file names (default {name}.{ext})."),
+            .flag("json", help: "Print one JSON object per input and line (JSON Lines)."),
+            .value(
+                "max-pixels", placeholder: "N",
+                help: "Refuse decodes over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+        ]
+
+    func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        guard !arguments.positionals.isEmpty else { throw .missingArgument("INPUT") }
+        let settings = try ThumbnailSettings(arguments)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: settings.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            console.error("cannot create \(settings.outputDirectory): \((error as NSError).localizedDescription)")
+            return .failure
+        }
+        let jobs = ThumbnailBatchPlanner(settings: settings).plan(arguments.positionals)
+        let batch = ThumbnailBatch(
+            jobs: jobs, settings: settings, console: console, showsProgress: isatty(STDERR_FILENO) == 1)
+        let counts = batch.run()
+        var summary = "\(counts.written) thumbnail\(counts.written == 1 ? "" : "s"), \(counts.failed) failed"
+        if counts.skipped > 0 { summary += ", \(counts.skipped) skipped" }
+        summary += String(format: " in %.2f s", batch.elapsed)
+        console.error(summary, context: "thumbnail")
+        return counts.failed > 0 ? .failure : .success
+    }
+}

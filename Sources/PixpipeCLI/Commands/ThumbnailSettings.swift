@@ -1,0 +1,65 @@
+import Foundation
+import Pixpipe
+
+/// The options of one `pixpipe thumbnail` run, validated.
+struct ThumbnailSettings: Sendable {
+    /// The output directory.
+    let outputDirectory: String
+    /// Size, mode, filter and limits.
+    let options: ThumbnailOptions
+    /// The format to write; `nil` picks per input (PNG for PNG inputs with alpha, else JPEG).
+    let format: ImageFormat?
+    /// JPEG quality.
+    let quality: Int
+    /// Drop ICC and EXIF.
+    let strips: Bool
+    /// Worker threads.
+    let jobs: Int
+    /// Replace existing outputs instead of skipping them.
+    let overwrites: Bool
+    /// Output file names.
+    let nameTemplate: OutputNameTemplate
+    /// JSON Lines on standard output.
+    let json: Bool
+
+    /// The default box side.
+    static let defaultSide = 256
+
+    /// Reads and checks the options.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let out = arguments.value("out"), !out.isEmpty else {
+            throw .missingOption("--out", reason: "to name the directory thumbnails are written to")
+        }
+        outputDirectory = out
+        let resize = try ResizeSettings(arguments)
+        var options = resize.thumbnailOptions(fallback: .box(Self.defaultSide))
+        options.appliesOrientation = !arguments.isSet("no-orient")
+        if let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max) {
+            options.pixelLimit = maxPixels == 0 ? nil : maxPixels
+        }
+        jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        // Each worker resizes one image; more threads per resize would only compete with the other workers.
+        options.maximumConcurrency = jobs > 1 ? 1 : nil
+        self.options = options
+        format = try arguments.parsed("format", expected: "jpeg or png") { name -> ImageFormat? in
+            switch name.lowercased() {
+            case "jpeg", "jpg": .jpeg
+            case "png": .png
+            default: nil
+            }
+        }
+        quality = try arguments.integer("quality", in: 1...100) ?? 85
+        strips = arguments.isSet("strip")
+        overwrites = arguments.isSet("overwrite")
+        nameTemplate =
+            try arguments.value("name").map { (text) throws(UsageError) in try OutputNameTemplate(text) }
+            ?? .standard
+        json = arguments.isSet("json")
+    }
+
+    /// The format written for an input: `--format`, else PNG for PNG inputs with alpha, else JPEG.
+    func format(for probe: InputProbe?) -> ImageFormat {
+        if let format { return format }
+        return probe.map { $0.format == .png && $0.hasAlpha } == true ? .png : .jpeg
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Pixpipe
+import Synchronization
+
+/// Runs thumbnail jobs on a fixed number of threads and reports each result as it comes.
+///
+/// Workers take the next job from a shared index (a bounded queue: at most `jobs` images are in memory at
+/// once). Results, errors and the progress bar are written under one lock, so lines never interleave.
+final class ThumbnailBatch: Sendable {
+    /// Counts for the summary line.
+    struct Counts: Sendable {
+        /// Thumbnails written.
+        var written = 0
+        /// Inputs that failed.
+        var failed = 0
+        /// Outputs left as they were (they existed, no `--overwrite`).
+        var skipped = 0
+        /// All of the above.
+        var done: Int { written + failed + skipped }
+    }
+
+    private struct State {
+        var next = 0
+        var counts = Counts()
+        var lastDraw = 0.0
+    }
+
+    private let jobs: [ThumbnailJob]
+    private let settings: ThumbnailSettings
+    private let console: Console
+    private let showsProgress: Bool
+    private let start = Date()
+    private let state = Mutex(State())
+
+    /// A batch of `jobs`; the progress bar is drawn only when `showsProgress` (standard error is a terminal).
+    init(jobs: [ThumbnailJob], settings: ThumbnailSettings, console: Console, showsProgress: Bool) {
+        self.jobs = jobs
+        self.settings = settings
+        self.console = console
+        self.showsProgress = showsProgress
+    }
+
+    /// Runs every job and returns the counts once all are done.
+    func run() -> Counts {
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(settings.jobs, jobs.count)) {
+            group.enter()
+            let thread = Thread { [self] in
+                while let job = takeJob() { report(job, outcome: process(job)) }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return state.withLock { state in
+            if showsProgress { console.errorText(ProgressBar.clear) }
+            return state.counts
+        }
+    }
+
+    /// Seconds since the batch started.
+    var elapsed: Double { Date().timeIntervalSince(start) }
+
+    private enum Outcome {
+        case written(width: Int, height: Int, bytes: Int)
+        case skipped
+        case failed(String)
+    }
+
+    private func takeJob() -> ThumbnailJob? {
+        state.withLock { state in
+            guard state.next < jobs.count else { return nil }
+            defer { state.next += 1 }
+            return jobs[state.next]
+        }
+    }
+
+    private func process(_ job: ThumbnailJob) -> Outcome {
+        if let error = job.planningError { return .failed(error) }
+        guard let output = job.output else { return .failed("no output name") }
+        if !settings.overwrites && FileManager.default.fileExists(atPath: output) { return .skipped }
+        do {
+            let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
+            let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
+            let data = try encoder.encode(thumbnail)
+            try AtomicFileWriter.write(data, to: output)
+            return .written(width: thumbnail.width, height: thumbnail.height, bytes: data.count)
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    private func report(_ job: ThumbnailJob, outcome: Outcome) {
+        let encoder = JSONLineEncoder()
+        state.withLock { state in
+            if showsProgress { console.errorText(ProgressBar.clear) }
+            switch outcome {
+            case .written(let width, let height, let bytes):
+                state.counts.written += 1
+                if settings.json, let output = job.output {
+                    console.printLine(
+                        encoder.line(
+                            for: ThumbnailRecord.written(
+                                input: job.input, output: output, width: width, height: height, bytes: bytes)))
+                }
+            case .skipped:
+                state.counts.skipped += 1
+                console.warning("\(job.input): skipped, \(job.output ?? "output") exists (use --overwrite)")
+                if settings.json, let output = job.output {
+                    console.printLine(encoder.line(for: ThumbnailRecord.skipped(input: job.input, output: output)))
+                }
+            case .failed(let message):
+                state.counts.failed += 1
+                console.error(message, context: "thumbnail: \(job.input)")
+                if settings.json {
+                    console.printLine(
+                        encoder.line(for: ThumbnailRecord.failed(input: job.input, output: job.output, error: message)))
+                }
+            }
+            if showsProgress {
+                console.errorText(ProgressBar(total: jobs.count).line(done: state.counts.done, elapsed: elapsed))
+            }
+        }
+    }
+}

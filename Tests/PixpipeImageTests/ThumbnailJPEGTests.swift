@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import PixpipeImage
+
+@Suite("Thumbnail: JPEG shrink-on-load and limits")
+struct ThumbnailJPEGTests {
+    /// (source side, target side, expected M): the smallest M/8 keeping at least twice the target.
+    @Test(arguments: [
+        (4000, 256, 2), (4000, 250, 1), (4000, 126, 1), (768, 128, 3), (768, 300, 7), (768, 400, 8), (1800, 256, 3),
+    ])
+    func shrinkOnLoadKeepsTwiceTheTarget(_ example: (Int, Int, Int)) {
+        let (side, target, expected) = example
+        let numerator = Thumbnailer.jpegScaleNumerator(
+            width: side, height: side, targetWidth: target, targetHeight: target)
+        #expect(numerator == expected)
+        #expect((side * numerator + 7) / 8 >= 2 * target || numerator == 8)
+    }
+
+    @Test func bothAxesCount() {
+        // 4000x1000 into 256x128: the height needs 256 rows, so 3/8 (375 rows), not 1/8.
+        #expect(Thumbnailer.jpegScaleNumerator(width: 4000, height: 1000, targetWidth: 256, targetHeight: 128) == 3)
+    }
+
+    /// A 2400x1600 JPEG whose full decode is over a 1-megapixel limit.
+    static let largeJPEG: Data = {
+        let image = SyntheticImages.smooth(width: 2400, height: 1600, format: .rgb8)
+        return (try? image.encoded(as: .jpeg(quality: 80))) ?? Data()
+    }()
+
+    @Test func thePixelLimitAppliesToTheReducedDecode() throws {
+        let limit = 1_000_000
+        #expect(throws: ImageDecodingError.tooLarge(width: 2400, height: 1600, limit: limit)) {
+            try Image(data: Self.largeJPEG, options: .init(pixelLimit: limit))
+        }
+        let thumbnail = try Thumbnailer(.init(size: .box(256), pixelLimit: limit)).thumbnail(data: Self.largeJPEG)
+        #expect(thumbnail.width == 256 && thumbnail.height == 171)
+        // A target that needs the full-size decode is refused by the same limit.
+        #expect(throws: ThumbnailError.decoding(.tooLarge(width: 2400, height: 1600, limit: limit))) {
+            try Thumbnailer(.init(size: .box(1500), pixelLimit: limit)).thumbnail(data: Self.largeJPEG)
+        }
+    }
+
+    @Test func theSourceLimitIsCheckedFromTheHeader() {
+        #expect(throws: ThumbnailError.sourceTooLarge(width: 2400, height: 1600, limit: 3_000_000)) {
+            try Thumbnailer(.init(sourcePixelLimit: 3_000_000)).thumbnail(data: Self.largeJPEG)
+        }
+    }
+
+    @Test func aHugeHeaderIsRefusedBeforeDecoding() throws {
+        // 60000x60000 claimed by a small file: 3.6 gigapixels, over the default source limit.
+        let small = try JPEGTestImages.encode(JPEGTestImages.colour())
+        let patched = Data(JPEGTestImages.patchingSize(small, width: 60000, height: 60000))
+        #expect(throws: ThumbnailError.sourceTooLarge(width: 60000, height: 60000, limit: 1_000_000_000)) {
+            try Thumbnailer().thumbnail(data: patched)
+        }
+    }
+
+    @Test func metadataIsKeptAndOrientationReset() throws {
+        var image = SyntheticImages.smooth(width: 300, height: 200, format: .rgb8)
+        image.metadata.iccProfile = TestImages.iccProfile()
+        image.metadata.exif = TestImages.exif(orientation: .left)
+        image.metadata.orientation = .left
+        let jpeg = try image.encoded(as: .jpeg(JPEGEncodeOptions()))
+        let thumbnail = try Thumbnailer(.init(size: .box(100))).thumbnail(data: jpeg)
+        #expect(thumbnail.width == 67 && thumbnail.height == 100)
+        #expect(thumbnail.metadata.orientation == .up)
+        #expect(thumbnail.metadata.iccProfile == TestImages.iccProfile())
+        let written = try Image(data: try ThumbnailEncoder().encode(thumbnail))
+        #expect(written.metadata.orientation == .up && written.metadata.iccProfile != nil)
+        let stripped = try Image(data: try ThumbnailEncoder(strips: true).encode(thumbnail))
+        #expect(stripped.metadata.iccProfile == nil && stripped.metadata.exif == nil)
+    }
+
+    @Test func garbageIsAnUnsupportedFormat() {
+        #expect(throws: ThumbnailError.decoding(.unsupportedFormat)) {
+            try Thumbnailer().thumbnail(data: Data("not an image".utf8))
+        }
+    }
+}

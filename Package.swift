@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PixpipeHTTP", targets: ["PixpipeHTTP"]),
         .executable(name: "pixpipe", targets: ["PixpipeCLI"]),
         .executable(name: "pixpipe-examples", targets: ["PixpipeExamples"]),
+        .executable(name: "comic-downloader", targets: ["ComicDownloader"]),
     ],
     targets: [
         // System libraries, found through pkg-config; `scripts/bootstrap` installs them.
@@ -45,6 +46,8 @@ let package = Package(
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe"]),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
+        // Reads an xkcd-shaped comic API and downloads thumbnails of its images; `--make-site` writes Samples/site.
+        .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
         // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
         .target(name: "PixpipeTestSupport"),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),

@@ -44,7 +44,9 @@ enum SiteMaker {
                 let dx = Double(x) - sunX
                 let dy = Double(y) - sunY
                 if (dx * dx + dy * dy).squareRoot() < 28 { colour = [250, 210, 60] }
-                if y > height * 3 / 4, ((x / (8 + number * 2)) + (y / 10)) % 2 == 0 { colour = [60, 130 - number * 10, 50] }
+                if y > height * 3 / 4, ((x / (8 + number * 2)) + (y / 10)) % 2 == 0 {
+                    colour = [60, 130 - number * 10, 50]
+                }
                 for channel in 0..<3 { image[x: x, y: y, channel: channel] = max(0, min(255, colour[channel])) }
             }
         }

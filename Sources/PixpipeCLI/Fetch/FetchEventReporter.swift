@@ -52,7 +52,9 @@ struct FetchEventReporter {
         if record.status == .failed {
             bar?.failed += 1
             bar?.clear()
-            console.error(record.error ?? record.errorKind ?? "failed", context: "fetch: \(record.url)")
+            // The record's error names the URL already; only its first line, since a server's body may follow.
+            let message = record.error ?? "\(record.url): \(record.errorKind ?? "failed")"
+            console.error(String(message.prefix { $0 != "\n" }), context: "fetch")
         }
         if settings.json {
             console.printLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))

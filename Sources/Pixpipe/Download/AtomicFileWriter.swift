@@ -29,7 +29,9 @@ struct AtomicFileWriter: DownloadFileWriting {
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
             mkstemp(buffer.baseAddress!)  // The buffer is a non-empty array: its base address exists.
         }
-        guard descriptor >= 0 else { throw .write(path: finalPath, operation: "create a temporary file for", code: errno) }
+        guard descriptor >= 0 else {
+            throw .write(path: finalPath, operation: "create a temporary file for", code: errno)
+        }
         let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         do throws(DownloadError) {
             defer { close(descriptor) }

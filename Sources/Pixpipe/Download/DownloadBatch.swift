@@ -78,7 +78,8 @@ struct DownloadBatch: Sendable {
                     let index = nextIndex
                     nextIndex += 1
                     let fingerprint = URLFingerprint(item.url).value
-                    let inShard = options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
+                    let inShard =
+                        options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
                         if inShard { await report(.skipped(duplicate(of: item)), index: index, into: &summary) }
                         continue

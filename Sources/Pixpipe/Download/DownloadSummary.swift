@@ -11,7 +11,7 @@ public struct DownloadSummary: Sendable, Hashable {
     public var failed: Int
     /// Items skipped (done earlier, or duplicates of an earlier item).
     public var skipped: Int
-    /// Bytes stored (processed files and kept originals).
+    /// Bytes of the files the `ok` records name (kept originals not counted).
     public var bytes: Int
     /// Failed items by ``ManifestRecord/errorKind``.
     public var failuresByKind: [String: Int]

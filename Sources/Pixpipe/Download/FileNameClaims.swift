@@ -22,7 +22,8 @@ struct FileNameClaims: Sendable {
     /// The pattern for item `index` (0-based), claimed so no later item gets the same one.
     mutating func claim(for item: DownloadItem, index: Int) -> FileNamePattern {
         let source = item.name ?? FileNameSanitizer.lastPathComponent(of: item.url)
-        let stem = FileNameSanitizer.sanitize(FileNameSanitizer.stem(of: FileNameSanitizer.sanitize(source, limit: .max)))
+        let stem = FileNameSanitizer.sanitize(
+            FileNameSanitizer.stem(of: FileNameSanitizer.sanitize(source, limit: .max)))
         let host = FileNameSanitizer.sanitize(item.url.host ?? "")
         var pattern = FileNamePattern(template: template, index: index, name: stem, host: host)
         if pattern.needsFallback {

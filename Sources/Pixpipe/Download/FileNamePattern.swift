@@ -50,10 +50,11 @@ struct FileNamePattern: Hashable, Sendable {
         literal += rest
         segments.append(.literal(literal))
         if !segments.contains(.ext) { segments += [.literal("."), .ext] }
-        self.segments = Self.merged(segments.map { segment in
-            if case .literal(let text) = segment { return .literal(Self.sanitizedLiteral(text)) }
-            return segment
-        })
+        self.segments = Self.merged(
+            segments.map { segment in
+                if case .literal(let text) = segment { return .literal(Self.sanitizedLiteral(text)) }
+                return segment
+            })
     }
 
     /// Whether the name depends on the content's hash (then equal names mean equal bytes: no suffix needed).
@@ -127,7 +128,8 @@ struct FileNamePattern: Hashable, Sendable {
             if case .literal(let text) = segment {
                 if text.isEmpty { continue }
                 if case .literal(let previous) = result.last {
-                    let joined = previous.hasSuffix(".") && text.hasPrefix(".") ? previous + text.dropFirst() : previous + text
+                    let joined =
+                        previous.hasSuffix(".") && text.hasPrefix(".") ? previous + text.dropFirst() : previous + text
                     result[result.count - 1] = .literal(joined)
                     continue
                 }

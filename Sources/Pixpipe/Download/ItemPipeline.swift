@@ -19,8 +19,9 @@ struct ItemPipeline: Sendable {
         if Task.isCancelled { return .cancelled }
         if let skipped = resumeSkip(job) { return .skipped(skipped) }
         let url = job.item.url
-        let started = ContinuousClock.now
-        let deadline = options.itemDeadline.map { started + $0 }
+        // The clocks start when the first transfer gets its slot: time queued behind other items never counts.
+        var started = ContinuousClock.now
+        var deadline: ContinuousClock.Instant?
         let policy = options.retryPolicy
         var attempts = 0
         var lastStatus: Int?
@@ -33,8 +34,7 @@ struct ItemPipeline: Sendable {
                     errorKind: error.kind))
         }
         while true {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
-            if let remaining, remaining <= .zero, let limit = options.itemDeadline {
+            if let deadline, deadline <= ContinuousClock.now, let limit = options.itemDeadline {
                 return failure(.deadlineExceeded(limit, url: url))
             }
             let hostKey = "\(url.host ?? ""):\(url.port ?? -1)"
@@ -43,7 +43,12 @@ struct ItemPipeline: Sendable {
                 let fetched = await network.withSlot(
                     key: hostKey,
                     {
-                        if isFirst { await events.send(.started(index: job.index, url: url)) }
+                        if isFirst {
+                            started = ContinuousClock.now
+                            deadline = options.itemDeadline.map { started + $0 }
+                            await events.send(.started(index: job.index, url: url))
+                        }
+                        let remaining = deadline.map { $0 - ContinuousClock.now }
                         return await fetch(url, index: job.index, remaining: remaining)
                     })
             else { return .cancelled }
@@ -162,7 +167,8 @@ struct ItemPipeline: Sendable {
         switch prior.status {
         case .ok:
             guard let name = prior.name, let sha256 = prior.sha256,
-                let data = FileManager.default.contents(atPath: options.outputDirectory.appendingPathComponent(name).path),
+                let data = FileManager.default.contents(
+                    atPath: options.outputDirectory.appendingPathComponent(name).path),
                 SHA256.hash(data).hexString == sha256
             else { return nil }
             return ManifestRecord(

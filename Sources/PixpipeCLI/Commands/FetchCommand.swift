@@ -40,7 +40,8 @@ struct FetchCommand: Command {
         .value("per-host", placeholder: "N", help: "Downloads at once from one host (default 8)."),
         .value("retries", placeholder: "N", help: "Retries after a failed attempt (default 2)."),
         .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
-        .value("max-bytes", placeholder: "N", help: "Largest body accepted, K/M/G suffixes allowed (default 50000000)."),
+        .value(
+            "max-bytes", placeholder: "N", help: "Largest body in bytes, K/M/G suffixes allowed (default 50000000)."),
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
         .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),

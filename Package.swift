@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "pixpipe", targets: ["PixpipeCLI"]),
         .executable(name: "pixpipe-examples", targets: ["PixpipeExamples"]),
         .executable(name: "pixpipe-bench", targets: ["PixpipeBench"]),
+        .executable(name: "comic-downloader", targets: ["ComicDownloader"]),
     ],
     targets: [
         // System libraries, found through pkg-config; `scripts/bootstrap` installs them.
@@ -48,6 +49,8 @@ let package = Package(
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
         // Times the in-process operations for `scripts/bench` (build with `-c release`).
         .executableTarget(name: "PixpipeBench", dependencies: ["PixpipeImage"]),
+        // Reads an xkcd-shaped comic API and downloads thumbnails of its images; `--make-site` writes Samples/site.
+        .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
         // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
         .target(name: "PixpipeTestSupport"),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
@@ -61,6 +64,7 @@ let package = Package(
         ),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
         .testTarget(name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
+        .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe"]),
     ],
     swiftLanguageModes: [.v6]
 )

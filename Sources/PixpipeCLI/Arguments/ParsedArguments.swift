@@ -22,6 +22,9 @@ struct ParsedArguments: Sendable, Hashable {
     /// The value of option `name`; when it was given several times, the last one wins, as in most tools.
     func value(_ name: String) -> String? { values[name]?.last }
 
+    /// Every value given to the repeatable option `name`, in order.
+    func values(_ name: String) -> [String] { values[name] ?? [] }
+
     /// The value of option `name` as an integer within `range`, or `nil` when absent.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }

@@ -6,4 +6,6 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// The command line was wrong; nothing was done.
     case usage = 2
+    /// Stopped by SIGINT after a clean stop (`pixpipe fetch`), as shells report a death by that signal (128 + 2).
+    case interrupted = 130
 }

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Splits bytes read chunk by chunk into numbered lines, holding at most one line (up to a limit) in memory.
+///
+/// Lines end at `\n`; a `\r` before it is dropped. A line over the limit is reported as too long and its
+/// remaining bytes are skipped as they arrive, never buffered.
+struct LineReader {
+    /// One line, or what stood in its place.
+    enum Line: Equatable {
+        /// The bytes of line `number`, without its terminator.
+        case text([UInt8], number: Int)
+        /// Line `number` was longer than the limit.
+        case tooLong(number: Int)
+        /// Reading failed; no line follows.
+        case failed(reason: String)
+    }
+
+    /// Supplies the next chunk of bytes, an empty array at the end, or throws on a read error.
+    typealias ChunkSource = () throws -> [UInt8]
+
+    private let readChunk: ChunkSource
+    private let maximumLineBytes: Int
+    private var buffer: [UInt8] = []
+    /// Where the unread bytes of `buffer` start; bytes before it are dropped when it grows.
+    private var start = 0
+    /// Where to resume looking for `\n`, so each byte is scanned once.
+    private var scanned = 0
+    private var lineNumber = 0
+    private var atEnd = false
+    /// Skipping the rest of a too-long line until its `\n`.
+    private var discarding = false
+
+    /// A reader pulling chunks from `readChunk`, reporting lines over `maximumLineBytes` as too long.
+    init(maximumLineBytes: Int, readChunk: @escaping ChunkSource) {
+        self.maximumLineBytes = max(1, maximumLineBytes)
+        self.readChunk = readChunk
+    }
+
+    /// The next line, or `nil` at the end of the input.
+    mutating func next() -> Line? {
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = takeLine(upTo: newline)
+                start = newline + 1
+                scanned = start
+                if let line { return line }
+                continue
+            }
+            scanned = buffer.count
+            if atEnd {
+                guard start < buffer.count || discarding else { return nil }
+                let line = takeLine(upTo: buffer.count)
+                start = buffer.count
+                discarding = false
+                if let line { return line }
+                return nil
+            }
+            if buffer.count - start > maximumLineBytes {
+                // No newline within the limit: report the line now and skip the rest of it as it arrives.
+                let wasDiscarding = discarding
+                discarding = true
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+                scanned = 0
+                if !wasDiscarding {
+                    lineNumber += 1
+                    return .tooLong(number: lineNumber)
+                }
+            }
+            if let failure = refill() { return failure }
+        }
+    }
+
+    /// The line between `start` and `end`, or `nil` when it ends a line already reported as too long.
+    private mutating func takeLine(upTo end: Int) -> Line? {
+        if discarding {
+            discarding = false
+            return nil
+        }
+        lineNumber += 1
+        guard end - start <= maximumLineBytes else { return .tooLong(number: lineNumber) }
+        var bytes = Array(buffer[start..<end])
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return .text(bytes, number: lineNumber)
+    }
+
+    /// Reads one more chunk, dropping consumed bytes first; returns a failure line on a read error.
+    private mutating func refill() -> Line? {
+        if start > 0 {
+            buffer.removeSubrange(0..<start)
+            scanned -= start
+            start = 0
+        }
+        do {
+            let chunk = try readChunk()
+            if chunk.isEmpty { atEnd = true } else { buffer += chunk }
+            return nil
+        } catch {
+            atEnd = true
+            buffer.removeAll()
+            start = 0
+            scanned = 0
+            discarding = false
+            return .failed(reason: (error as? ListReadFailure)?.reason ?? (error as NSError).localizedDescription)
+        }
+    }
+}

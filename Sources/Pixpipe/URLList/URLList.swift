@@ -1,0 +1,138 @@
+import Foundation
+
+/// A URL list read lazily: a sequence of entries and line errors, reading its source in chunks as it is
+/// iterated, so a list of any length costs the memory of one line.
+///
+/// Lines that cannot be used are elements too (`.failure` with their line number), so a caller can report
+/// them and go on. A file is reopened by each iteration; standard input can be iterated once.
+///
+/// ```swift
+/// for element in URLList(path: "urls.csv") {
+///     switch element {
+///     case .success(let entry): print(entry.line, entry.url, entry.name ?? "")
+///     case .failure(let error): print("skipped:", error)
+///     }
+/// }
+/// ```
+public struct URLList: Sequence, Sendable {
+    /// Where the list's bytes come from.
+    public enum Source: Sendable, Hashable {
+        /// A file at a path.
+        case file(String)
+        /// The process's standard input.
+        case standardInput
+        /// Bytes in memory (tests, fuzzing, small lists).
+        case bytes([UInt8])
+    }
+
+    /// Where the bytes come from.
+    public let source: Source
+    /// The format, or `nil` to detect it from the first line that is neither blank nor a comment.
+    public let format: URLListFormat?
+    /// The longest line (and the longest multi-line CSV/TSV record) accepted, in bytes.
+    public let maximumLineBytes: Int
+
+    /// The bytes read per chunk.
+    static let chunkSize = 65_536
+
+    /// A list read from `source`.
+    public init(source: Source, format: URLListFormat? = nil, maximumLineBytes: Int = 262_144) {
+        self.source = source
+        self.format = format
+        self.maximumLineBytes = maximumLineBytes
+    }
+
+    /// The list in the file at `path`, or standard input when `path` is `-`.
+    public init(path: String, format: URLListFormat? = nil) {
+        self.init(source: path == "-" ? .standardInput : .file(path), format: format)
+    }
+
+    /// The list held in `bytes`.
+    public init(bytes: some Sequence<UInt8>, format: URLListFormat? = nil) {
+        self.init(source: .bytes(Array(bytes)), format: format)
+    }
+
+    /// Starts reading the source from its beginning.
+    public func makeIterator() -> Iterator {
+        Iterator(list: self)
+    }
+
+    /// Reads entries one line at a time.
+    public struct Iterator: IteratorProtocol {
+        private var lines: LineReader
+        private var parser: URLListParser
+        private var ended = false
+        private let maximumLineBytes: Int
+
+        init(list: URLList) {
+            maximumLineBytes = list.maximumLineBytes
+            parser = URLListParser(format: list.format, maximumRecordBytes: list.maximumLineBytes)
+            lines = LineReader(maximumLineBytes: list.maximumLineBytes, readChunk: Self.chunkSource(for: list.source))
+        }
+
+        /// The next entry or line error, or `nil` at the end of the list.
+        public mutating func next() -> Result<URLListEntry, URLListError>? {
+            while !ended {
+                guard let line = lines.next() else {
+                    ended = true
+                    return parser.finish()
+                }
+                switch line {
+                case .text(let bytes, let number):
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        if parser.isFinished { continue }
+                        return .failure(.invalidUTF8(line: number))
+                    }
+                    let withoutMark = number == 1 && text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+                    if let result = parser.parse(line: withoutMark, number: number) {
+                        if case .failure(let error) = result, error.endsList { ended = true }
+                        return result
+                    }
+                    if parser.isFinished { ended = true }
+                case .tooLong(let number):
+                    if parser.isFinished { continue }
+                    return .failure(.lineTooLong(limit: maximumLineBytes, line: number))
+                case .failed(let reason):
+                    ended = true
+                    parser.stop()
+                    return .failure(.unreadable(reason: reason))
+                }
+            }
+            return nil
+        }
+
+        /// A function returning successive chunks of `source`, then an empty array.
+        private static func chunkSource(for source: Source) -> LineReader.ChunkSource {
+            switch source {
+            case .bytes(let bytes):
+                var offset = 0
+                return {
+                    let end = Swift.min(bytes.count, offset + URLList.chunkSize)
+                    defer { offset = end }
+                    return Array(bytes[offset..<end])
+                }
+            case .standardInput:
+                return { try FileHandle.standardInput.read(upToCount: URLList.chunkSize).map(Array.init) ?? [] }
+            case .file(let path):
+                var handle: FileHandle?
+                return {
+                    if handle == nil {
+                        guard let opened = FileHandle(forReadingAtPath: path) else {
+                            throw ListReadFailure(reason: "cannot open '\(path)'")
+                        }
+                        handle = opened
+                    }
+                    let chunk = try handle?.read(upToCount: URLList.chunkSize).map(Array.init) ?? []
+                    if chunk.isEmpty { try? handle?.close() }
+                    return chunk
+                }
+            }
+        }
+    }
+}
+
+/// A read failure whose reason is already worded for people.
+struct ListReadFailure: Error {
+    /// What went wrong.
+    let reason: String
+}

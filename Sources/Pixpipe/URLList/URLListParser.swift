@@ -1,0 +1,141 @@
+import Foundation
+
+/// Reads a URL list line by line: a pure state machine, with no I/O, that never traps on any input.
+///
+/// Feed it the lines in order; each yields an entry, an error for that line, or nothing (blank lines,
+/// `#` comments, the CSV/TSV header, lines inside a multi-line quoted field). ``URLList`` drives it over a
+/// file; tests and fuzzers can drive it directly.
+///
+/// ```swift
+/// var parser = URLListParser()
+/// parser.parse(line: "url,name", number: 1)                        // nil: the header
+/// parser.parse(line: "https://example.com/a.png,First", number: 2)  // .success(entry named "First")
+/// ```
+public struct URLListParser: Sendable {
+    /// The format in use: given, or detected from the first line that is neither blank nor a comment.
+    public private(set) var format: URLListFormat?
+    /// Whether a list-ending error was reported; later lines yield nothing.
+    public private(set) var isFinished = false
+    /// The longest CSV/TSV record, in UTF-8 bytes, across the lines of a multi-line quoted field.
+    public let maximumRecordBytes: Int
+
+    /// Where the `url` and `name` columns are, once the CSV/TSV header has been read.
+    private var columns: (url: Int, name: Int?)?
+    /// A CSV/TSV record whose quoted field continues on the next line, with the line it started on.
+    private var openRecord: (text: String, line: Int)?
+
+    /// A parser for lists in `format`, or in a format detected from the content when `nil`.
+    public init(format: URLListFormat? = nil, maximumRecordBytes: Int = 262_144) {
+        self.format = format
+        self.maximumRecordBytes = maximumRecordBytes
+    }
+
+    /// Reads line `number` (1-based, without its line break).
+    public mutating func parse(line: Substring, number: Int) -> Result<URLListEntry, URLListError>? {
+        guard !isFinished else { return nil }
+        if let open = openRecord {
+            return continueRecord(open, with: line)
+        }
+        let trimmed = line.trimmingListWhitespace()
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        let format = self.format ?? URLListFormat.detect(firstLine: trimmed)
+        self.format = format
+        switch format {
+        case .lines: return Self.entry(urlText: trimmed, name: nil, line: number)
+        case .jsonl: return Self.jsonEntry(trimmed, line: number)
+        case .csv, .tsv: return delimitedRecord(String(line), line: number)
+        }
+    }
+
+    /// Ends the list; reports a quoted field left open.
+    public mutating func finish() -> Result<URLListEntry, URLListError>? {
+        guard let open = openRecord, !isFinished else { return nil }
+        openRecord = nil
+        return .failure(.unterminatedQuote(line: open.line))
+    }
+
+    /// Marks the list as ended after a failure outside the parser (a read error).
+    public mutating func stop() {
+        isFinished = true
+        openRecord = nil
+    }
+
+    private mutating func continueRecord(
+        _ open: (text: String, line: Int), with line: Substring
+    ) -> Result<URLListEntry, URLListError>? {
+        let text = open.text + "\n" + line
+        guard text.utf8.count <= maximumRecordBytes else {
+            openRecord = nil
+            return .failure(.unterminatedQuote(line: open.line))
+        }
+        return delimitedRecord(text, line: open.line)
+    }
+
+    private mutating func delimitedRecord(_ text: String, line: Int) -> Result<URLListEntry, URLListError>? {
+        let delimiter: Unicode.Scalar = format == .tsv ? "\t" : ","
+        openRecord = nil
+        switch DelimitedRecord.split(Substring(text), delimiter: delimiter) {
+        case .openQuote:
+            openRecord = (text, line)
+            return nil
+        case .fields(let fields):
+            guard let columns else {
+                return readHeader(fields, line: line)
+            }
+            guard columns.url < fields.count else { return .failure(.missingURL(line: line)) }
+            let name = columns.name.flatMap { $0 < fields.count ? fields[$0] : nil }
+            return Self.entry(urlText: Substring(fields[columns.url]), name: name, line: line)
+        }
+    }
+
+    private mutating func readHeader(_ fields: [String], line: Int) -> Result<URLListEntry, URLListError>? {
+        let names = fields.map { $0.trimmingListWhitespace().lowercased() }
+        guard let url = names.firstIndex(of: "url") else {
+            isFinished = true
+            return .failure(.missingURLColumn(header: fields, line: line))
+        }
+        columns = (url, names.firstIndex(of: "name"))
+        return nil
+    }
+
+    private static func jsonEntry(_ text: Substring, line: Int) -> Result<URLListEntry, URLListError> {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        } catch {
+            return .failure(.malformedJSON(reason: "not valid JSON", line: line))
+        }
+        guard let dictionary = object as? [String: Any] else {
+            return .failure(.malformedJSON(reason: "not an object", line: line))
+        }
+        let name = dictionary["name"]
+        guard name == nil || name is String || name is NSNull else {
+            return .failure(.malformedJSON(reason: "'name' is not a string", line: line))
+        }
+        guard let url = dictionary["url"], !(url is NSNull) else { return .failure(.missingURL(line: line)) }
+        guard let urlText = url as? String else {
+            return .failure(.malformedJSON(reason: "'url' is not a string", line: line))
+        }
+        return entry(urlText: Substring(urlText), name: name as? String, line: line)
+    }
+
+    /// The entry for `urlText` on `line`, or why it is not a usable URL.
+    static func entry(urlText: Substring, name: String?, line: Int) -> Result<URLListEntry, URLListError> {
+        let text = urlText.trimmingListWhitespace()
+        guard !text.isEmpty else { return .failure(.missingURL(line: line)) }
+        let cleanName = name.map { String($0.trimmingListWhitespace()) }.flatMap { $0.isEmpty ? nil : $0 }
+        return validatedURL(String(text), line: line).map { URLListEntry(url: $0, name: cleanName, line: line) }
+    }
+
+    /// `text` as an absolute http or https URL with a host, or the reason it is not one.
+    public static func validatedURL(_ text: String, line: Int) -> Result<URL, URLListError> {
+        guard let url = URL(string: text), let scheme = url.scheme else {
+            return .failure(.invalidURL(text: text, line: line))
+        }
+        guard ["http", "https"].contains(scheme.lowercased()) else {
+            return .failure(.unsupportedScheme(scheme: scheme, text: text, line: line))
+        }
+        guard let host = url.host, !host.isEmpty else { return .failure(.invalidURL(text: text, line: line)) }
+        return .success(url)
+    }
+}

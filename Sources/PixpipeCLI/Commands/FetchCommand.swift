@@ -1,0 +1,75 @@
+import Dispatch
+import Pixpipe
+import Synchronization
+
+/// `pixpipe fetch LIST --out DIR`: downloads a list of image URLs, verified, named, with a manifest.
+struct FetchCommand: Command {
+    let name = "fetch"
+    let summary = "Download a list of image URLs into a folder, verified, with a resumable manifest."
+    let usage = "pixpipe fetch [OPTIONS] LIST --out DIR"
+    let details = """
+        LIST is a file ('-' for standard input) or a single http(s) URL. A list holds one URL per line
+        ('#' comments and blank lines skipped), or CSV/TSV with a header row naming a 'url' column and an
+        optional 'name' column, or JSON Lines objects with 'url' and optional 'name'. The format is detected
+        from the first line that is not a comment; --list-format overrides it. Lines that are not http(s) URLs
+        are reported with their line number and recorded in the manifest as failed (errorKind 'invalid-url',
+        'unsupported-scheme' or 'invalid-line'); the others go on.
+        Every image is verified by decoding it in full (a truncated one is fetched again), then stored under
+        its list name or its URL's last path component, with the extension of its real format. --name
+        TEMPLATE builds names from {index} {name} {host} {sha256} {ext}. Files are written atomically.
+        DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped), httpStatus,
+        bytes, sha256, width, height, format, attempts, elapsed, error, errorKind. Running again skips items
+        already stored; --retry-failed also retries the failures. --shard I/N takes the items whose URL hash
+        falls in share I of N, so N machines can split one list and merge their folders.
+        Standard output gets the path of each stored file (or, with --json, one JSON event per line: invalid,
+        started, finished with every manifest field, and summary last). Standard error gets failures, a
+        progress bar when it is a terminal, and a summary.
+        Exit status: 0 all stored, 1 some items or lines failed, 2 usage error, 130 interrupted by SIGINT
+        (files being written are finished, the manifest is complete; a second SIGINT quits at once).
+
+        Examples:
+          pixpipe fetch urls.txt --out images --thumbnail 256
+          pixpipe fetch comics.csv --out comics --name '{index}-{name}.{ext}' --shard 0/4
+          pixpipe fetch https://example.com/cat.jpg --out .
+        """
+    let options: [OptionSpec] = [
+        .value("out", short: "o", placeholder: "DIR", help: "Folder to store images and manifest.jsonl in."),
+        .value(
+            "list-format", placeholder: "FORMAT", help: "List format: lines, csv, tsv or jsonl (default: detected)."),
+        .value("concurrency", short: "j", placeholder: "N", help: "Downloads at once (default 16)."),
+        .value("per-host", placeholder: "N", help: "Downloads at once from one host (default 8)."),
+        .value("retries", placeholder: "N", help: "Retries after a failed attempt (default 2)."),
+        .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
+        .value(
+            "max-bytes", placeholder: "N", help: "Largest body in bytes, K/M/G suffixes allowed (default 50000000)."),
+        .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
+        .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
+        .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),
+        .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as jpeg or png."),
+        .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
+        .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
+        .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
+        .flag("retry-failed", help: "Retry items the manifest records as failed."),
+        .flag("dry-run", help: "Read the list and show the plan; download nothing."),
+        .flag("json", help: "Print events as JSON Lines on standard output."),
+        .value("transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),
+    ]
+
+    func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let settings = try FetchSettings(arguments)
+        if settings.options.keepsOriginal, case .none = settings.options.processing {
+            console.warning("--keep-original has no effect without --thumbnail or --convert")
+        }
+        let runner = FetchRunner(settings: settings, console: console)
+        // Commands are synchronous; the batch runs on the concurrency pool while this thread waits for it.
+        let done = DispatchSemaphore(value: 0)
+        let status = Mutex(ExitStatus.failure)
+        Task {
+            let result = await runner.run()
+            status.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return status.withLock { $0 }
+    }
+}

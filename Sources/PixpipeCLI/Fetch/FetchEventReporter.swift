@@ -1,0 +1,65 @@
+import Foundation
+import Pixpipe
+
+/// Turns downloader events into output: JSON Lines or stored paths on standard output, failures on standard
+/// error, and the progress bar when standard error is a terminal.
+struct FetchEventReporter {
+    private let settings: FetchSettings
+    private let console: Console
+    private let encoder = JSONLineEncoder()
+    private var bar: FetchProgressBar?
+    /// Bytes received by items still in flight, by index; finished items move to `finishedBytes`.
+    private var inFlight: [Int: Int] = [:]
+    private var finishedBytes = 0
+
+    /// A reporter for a run expected to finish `expected` items.
+    init(settings: FetchSettings, console: Console, expected: Int) {
+        self.settings = settings
+        self.console = console
+        bar = FetchProgressBar.isTerminal ? FetchProgressBar(total: expected, console: console) : nil
+    }
+
+    /// Reports one event.
+    mutating func report(_ event: DownloadEvent) {
+        switch event {
+        case .started(let index, let url):
+            inFlight[index] = 0
+            if settings.json {
+                console.printLine(encoder.line(for: FetchEventRecord.started(index: index, url: url.absoluteString)))
+            }
+        case .progress(let index, let received, _):
+            if inFlight[index] != nil { inFlight[index] = received }
+        case .finished(let index, let record):
+            inFlight[index] = nil
+            finishedBytes += record.status == .ok ? record.bytes ?? 0 : 0
+            finished(index: index, record: record)
+        case .stopped:
+            break
+        }
+        guard var bar else { return }
+        bar.bytes = finishedBytes + inFlight.values.reduce(0, +)
+        bar.draw()
+        self.bar = bar
+    }
+
+    /// Clears the progress bar.
+    mutating func finish() {
+        bar?.clear()
+    }
+
+    private mutating func finished(index: Int, record: ManifestRecord) {
+        bar?.done += 1
+        if record.status == .failed {
+            bar?.failed += 1
+            bar?.clear()
+            // The record's error names the URL already; only its first line, since a server's body may follow.
+            let message = record.error ?? "\(record.url): \(record.errorKind ?? "failed")"
+            console.error(String(message.prefix { $0 != "\n" }), context: "fetch")
+        }
+        if settings.json {
+            console.printLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
+        } else if record.status == .ok, let name = record.name {
+            console.printLine(settings.options.outputDirectory.appendingPathComponent(name).relativePath)
+        }
+    }
+}

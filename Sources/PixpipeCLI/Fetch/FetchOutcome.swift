@@ -1,0 +1,66 @@
+import Pixpipe
+
+/// How a `pixpipe fetch` run ended: the downloader's summary plus the list's bad lines, and the exit status.
+struct FetchOutcome: Sendable {
+    /// The downloader's account.
+    let summary: DownloadSummary
+    /// Lines of the list that were not usable URLs, by kind.
+    let invalidByKind: [String: Int]
+    /// Seconds the batch ran.
+    let elapsed: Double
+
+    /// Lines in error.
+    var invalidLines: Int { invalidByKind.values.reduce(0, +) }
+
+    /// Failures of items and of lines, by kind.
+    var failuresByKind: [String: Int] { summary.failuresByKind.merging(invalidByKind, uniquingKeysWith: +) }
+
+    /// `cancelled`, `disk-error`, or `nil` when the batch ran to the end.
+    var stopReasonName: String? {
+        switch summary.stopReason {
+        case .none: nil
+        case .cancelled: "cancelled"
+        case .diskError: "disk-error"
+        }
+    }
+
+    /// 130 when interrupted, 1 when anything failed or the batch stopped on a disk error, else 0.
+    var exitStatus: ExitStatus {
+        if summary.stopReason == .cancelled { return .interrupted }
+        return summary.failed + invalidLines > 0 || summary.stopReason != nil ? .failure : .success
+    }
+
+    /// The summary for people, as lines for standard error.
+    var humanLines: [String] {
+        let done = summary.ok + summary.failed + summary.skipped + invalidLines
+        var lines = [
+            "\(done) item\(done == 1 ? "" : "s"): \(summary.ok) ok, \(summary.failed + invalidLines) failed, "
+                + "\(summary.skipped) skipped; \(ByteCountText.format(summary.bytes)) stored in "
+                + "\(String(format: "%.1f", elapsed)) s"
+        ]
+        let kinds = failuresByKind.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        if !kinds.isEmpty {
+            lines.append("failures: " + kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        switch summary.stopReason {
+        case .none: break
+        case .cancelled: lines.append("interrupted: stopped early; the manifest lists what was done")
+        case .diskError(let message): lines.append("stopped: \(message)")
+        }
+        return lines
+    }
+}
+
+/// Byte counts for people.
+enum ByteCountText {
+    /// `512 B`, `1.5 KB`, `12.3 MB`, `1.02 GB` (powers of 1000, as in transfer rates).
+    static func format(_ bytes: Int) -> String {
+        let value = Double(bytes)
+        switch value {
+        case ..<1_000: return "\(bytes) B"
+        case ..<1_000_000: return String(format: "%.1f KB", value / 1_000)
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
+        default: return String(format: "%.2f GB", value / 1_000_000_000)
+        }
+    }
+}

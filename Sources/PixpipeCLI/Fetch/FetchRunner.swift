@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import Pixpipe
+
+/// Runs one `pixpipe fetch`: scans the list, records its bad lines, runs the downloader, reports events,
+/// and stops cleanly on SIGINT.
+struct FetchRunner: Sendable {
+    /// The validated options.
+    let settings: FetchSettings
+    /// Where output and messages go.
+    let console: Console
+
+    /// Runs the command and returns its exit status.
+    func run() async -> ExitStatus {
+        let spool: StandardInputSpool?
+        let list: URLList
+        do {
+            (list, spool) = try makeList()
+        } catch {
+            console.error(error.description, context: "fetch")
+            return .failure
+        }
+        defer { spool?.remove() }
+        if settings.dryRun { return dryRun(list) }
+        let scan: FetchListScan
+        do {
+            scan = try recordBadLines(of: list)
+        } catch {
+            console.error(error.description, context: "fetch")
+            return .failure
+        }
+        if let fatal = scan.fatalError {
+            console.error(fatal.description, context: "fetch: \(settings.list)")
+            return .failure
+        }
+        return await download(list, expected: scan.entriesInShard, invalidByKind: scan.invalidByKind)
+    }
+
+    private func makeList() throws(FetchRunError) -> (URLList, StandardInputSpool?) {
+        if settings.listIsSingleURL {
+            return (URLList(bytes: Array(settings.list.utf8), format: .lines), nil)
+        }
+        if settings.list == "-" {
+            let spool = try StandardInputSpool()
+            return (URLList(source: .file(spool.path), format: settings.listFormat), spool)
+        }
+        return (URLList(source: .file(settings.list), format: settings.listFormat), nil)
+    }
+
+    /// The first pass: counts the shard's items, reports bad lines, and records them in the manifest
+    /// (only shard 0 records them, so merged shard folders hold each once).
+    private func recordBadLines(of list: URLList) throws(FetchRunError) -> FetchListScan {
+        let options = settings.options
+        let recorder: InvalidLineRecorder?
+        if options.shard.map({ $0.index == 0 }) ?? true {
+            let directory = options.outputDirectory
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotWrite(path: directory.path, reason: (error as NSError).localizedDescription)
+            }
+            recorder = try InvalidLineRecorder(manifest: directory.appendingPathComponent(options.manifestName).path)
+        } else {
+            recorder = nil
+        }
+        var writeError: FetchRunError?
+        let scan = FetchListScan.scan(list, shard: options.shard) { error in
+            report(error)
+            do throws(FetchRunError) {
+                try recorder?.record(error)
+            } catch {
+                writeError = writeError ?? error
+            }
+        }
+        if let writeError { throw writeError }
+        return scan
+    }
+
+    private func report(_ error: URLListError) {
+        console.warning("\(settings.listIsSingleURL ? "LIST" : settings.list): \(error.description)")
+        if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.invalid(error))) }
+    }
+
+    private func dryRun(_ list: URLList) -> ExitStatus {
+        let scan = FetchListScan.scan(list, shard: settings.options.shard) { report($0) }
+        if let fatal = scan.fatalError {
+            console.error(fatal.description, context: "fetch: \(settings.list)")
+            return .failure
+        }
+        let plan = FetchPlan(scan: scan, settings: settings)
+        if settings.json {
+            console.printLine(JSONLineEncoder().line(for: plan))
+        } else {
+            console.printLine(plan.humanText, terminator: "")
+        }
+        return scan.invalidLines > 0 ? .failure : .success
+    }
+
+    private func download(_ list: URLList, expected: Int, invalidByKind: [String: Int]) async -> ExitStatus {
+        let start = ContinuousClock.now
+        let events = Downloader(options: settings.options).run(DownloadItemList(list: list))
+        let interrupt = InterruptHandler { [console] in
+            console.errorText("\r\u{1B}[K")
+            console.error("interrupted: finishing files being written and the manifest (again to quit now)")
+            events.cancel()
+        }
+        defer { interrupt.cancel() }
+        var reporter = FetchEventReporter(settings: settings, console: console, expected: expected)
+        var summary = DownloadSummary(stopReason: .cancelled)
+        for await event in events {
+            if case .stopped(let final) = event { summary = final }
+            reporter.report(event)
+        }
+        reporter.finish()
+        let outcome = FetchOutcome(
+            summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue)
+        for line in outcome.humanLines { console.errorText("pixpipe: fetch: " + line + "\n") }
+        console.errorText("pixpipe: fetch: manifest: \(manifestPath)\n")
+        if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.summary(outcome))) }
+        return outcome.exitStatus
+    }
+
+    private var manifestPath: String {
+        settings.options.outputDirectory.appendingPathComponent(settings.options.manifestName).path
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Pixpipe
+
+/// The options of one `pixpipe fetch` run, validated into the downloader's options.
+struct FetchSettings: Sendable {
+    /// The LIST argument: a path, `-`, or a single http(s) URL.
+    let list: String
+    /// `--list-format`, or `nil` to detect it.
+    let listFormat: URLListFormat?
+    /// The downloader's options (the output folder is `.` under `--dry-run` without `--out`).
+    let options: DownloadOptions
+    /// `--dry-run`: show the plan, download nothing.
+    let dryRun: Bool
+    /// `--json`: events as JSON Lines on standard output.
+    let json: Bool
+
+    /// The JPEG quality of converted and thumbnail files.
+    static let jpegQuality = 85
+
+    /// Whether LIST is a single URL rather than a list.
+    var listIsSingleURL: Bool {
+        let lowered = list.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// Reads and checks the options.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        list = try arguments.positionals(named: ["LIST"])[0]
+        dryRun = arguments.isSet("dry-run")
+        json = arguments.isSet("json")
+        let out = arguments.value("out")
+        guard let out = out ?? (dryRun ? "." : nil), !out.isEmpty else {
+            throw .missingOption("--out", reason: "to name the folder images are written to")
+        }
+        listFormat = try arguments.parsed("list-format", expected: "lines, csv, tsv or jsonl") {
+            URLListFormat(rawValue: $0.lowercased())
+        }
+        var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: out, isDirectory: true))
+        options.concurrency = try arguments.integer("concurrency", in: 1...1024) ?? options.concurrency
+        options.perHostConcurrency = try arguments.integer("per-host", in: 1...1024) ?? options.perHostConcurrency
+        if let retries = try arguments.integer("retries", in: 0...100) {
+            options.retryPolicy.maxAttempts = retries + 1
+        }
+        if let seconds = try arguments.parsed("timeout", expected: "a number of seconds above 0", Self.seconds) {
+            options.timeout = seconds
+        }
+        if let bytes = try arguments.parsed("max-bytes", expected: "a byte count such as 5000000 or 20M", Self.bytes) {
+            options.maxBodyBytes = bytes
+        }
+        options.userAgent = arguments.value("user-agent")
+        for header in arguments.values("header") {
+            let (name, value) = try Self.header(header)
+            options.headers[name] = value
+        }
+        options.transport =
+            try arguments.parsed("transport", expected: "curl or urlsession") { text -> HTTPTransportKind? in
+                HTTPTransportKind.allCases.first { $0.description == text.lowercased() }
+            } ?? options.transport
+        options.processing = try Self.processing(arguments)
+        options.keepsOriginal = arguments.isSet("keep-original")
+        options.nameTemplate = arguments.value("name")
+        options.resume = arguments.isSet("retry-failed") ? .retryFailed : .skipCompleted
+        options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
+        self.options = options
+    }
+
+    private static func processing(_ arguments: ParsedArguments) throws(UsageError) -> DownloadProcessing {
+        let encoding = try arguments.parsed("convert", expected: "jpeg or png") { name -> ImageEncoding? in
+            switch name.lowercased() {
+            case "jpeg", "jpg": .jpeg(quality: jpegQuality)
+            case "png": .png
+            default: nil
+            }
+        }
+        if let side = try arguments.integer("thumbnail", in: 1...65_535) {
+            return .thumbnail(ThumbnailOptions(size: .box(side)), encoding ?? .jpeg(quality: jpegQuality))
+        }
+        return encoding.map { .convert($0) } ?? .none
+    }
+
+    /// Seconds, fractional allowed, above zero and at most a day.
+    private static func seconds(_ text: String) -> Duration? {
+        guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else { return nil }
+        return .milliseconds(Int64((value * 1000).rounded(.up)))
+    }
+
+    /// A byte count, optionally with a K, M or G suffix (powers of 1024).
+    private static func bytes(_ text: String) -> Int? {
+        let multipliers: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let lowered = text.lowercased()
+        let multiplier = lowered.last.flatMap { multipliers[$0] } ?? 1
+        let digits = multiplier == 1 ? lowered : String(lowered.dropLast())
+        guard let count = Int(digits), count > 0 else { return nil }
+        let (product, overflow) = count.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+
+    private static func shard(_ text: String) -> Shard? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        return try? Shard(index: index, count: count)
+    }
+
+    /// `Name: value` split at the first colon; the name must be a token (no spaces or separators).
+    private static func header(_ text: String) throws(UsageError) -> (String, String) {
+        let invalid = UsageError.invalidValue(option: "--header", value: text, expected: "'Name: value'")
+        guard let colon = text.firstIndex(of: ":") else { throw invalid }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let separators = CharacterSet(charactersIn: "()<>@,;:\\\"/[]?={} \t\r\n")
+        guard !name.isEmpty, name.rangeOfCharacter(from: separators) == nil,
+            !value.contains("\r"), !value.contains("\n")
+        else { throw invalid }
+        return (name, value)
+    }
+}

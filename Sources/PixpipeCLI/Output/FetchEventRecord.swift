@@ -1,0 +1,60 @@
+import Pixpipe
+
+/// One line of `pixpipe fetch --json`: an event name, and the fields of what happened.
+///
+/// - `{"event":"invalid","line":7,"url":"not a url","error":"...","errorKind":"invalid-url"}` for a bad line;
+/// - `{"event":"started","index":0,"url":"..."}` when an item's transfer starts;
+/// - `{"event":"finished","index":0,"url":"...","status":"ok",...}` with every manifest field;
+/// - `{"event":"summary","ok":..,"failed":..,"skipped":..,"invalid":..,"bytes":..,"failuresByKind":{..},
+///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N}` last.
+enum FetchEventRecord: Encodable {
+    /// A line of the list that is not a usable URL.
+    case invalid(URLListError)
+    /// An item's transfer started.
+    case started(index: Int, url: String)
+    /// An item is done.
+    case finished(index: Int, record: ManifestRecord)
+    /// The batch is over.
+    case summary(FetchOutcome)
+
+    private enum Key: String, CodingKey {
+        case event, index, line, url, error, errorKind, ok, failed, skipped, invalid, bytes, failuresByKind
+        case stopReason, exitStatus
+    }
+
+    /// Encodes the flat object.
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .finished(_, let record):
+            // The record's own fields first, then the event's, all in one object.
+            try record.encode(to: encoder)
+        default: break
+        }
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .invalid(let error):
+            try container.encode("invalid", forKey: .event)
+            try container.encodeIfPresent(error.line, forKey: .line)
+            try container.encode(error.offendingText, forKey: .url)
+            try container.encode(error.description, forKey: .error)
+            try container.encode(error.kind, forKey: .errorKind)
+        case .started(let index, let url):
+            try container.encode("started", forKey: .event)
+            try container.encode(index, forKey: .index)
+            try container.encode(url, forKey: .url)
+        case .finished(let index, _):
+            try container.encode("finished", forKey: .event)
+            try container.encode(index, forKey: .index)
+        case .summary(let outcome):
+            try container.encode("summary", forKey: .event)
+            try container.encode(outcome.summary.ok, forKey: .ok)
+            try container.encode(outcome.summary.failed, forKey: .failed)
+            try container.encode(outcome.summary.skipped, forKey: .skipped)
+            try container.encode(outcome.invalidLines, forKey: .invalid)
+            try container.encode(outcome.summary.bytes, forKey: .bytes)
+            try container.encode(outcome.failuresByKind, forKey: .failuresByKind)
+            try container.encode(outcome.stopReasonName, forKey: .stopReason)
+            try container.encode(outcome.exitStatus.rawValue, forKey: .exitStatus)
+        }
+    }
+}

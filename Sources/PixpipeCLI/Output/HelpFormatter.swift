@@ -12,7 +12,7 @@ enum HelpFormatter {
     static func toolHelp(commands: [any Command]) -> String {
         let width = (commands.map(\.name.count).max() ?? 0) + 4
         var text = """
-            pixpipe \(PixpipeTool.version): inspect and convert PNG and JPEG images.
+            pixpipe \(PixpipeTool.version): fetch, inspect, convert and thumbnail PNG and JPEG images.
 
             Usage: pixpipe COMMAND [OPTIONS] [ARGUMENTS]
 

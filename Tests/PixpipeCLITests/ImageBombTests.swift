@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeTestSupport
 import Testing
 
 /// Hostile images: each is refused (or decoded) in well under a second, with a typed error, and the
@@ -16,7 +17,11 @@ struct ImageBombTests {
         let clock = ContinuousClock()
         var failure: ImageDecodingError?
         let elapsed = clock.measure {
-            do { _ = try Image(data: Data(bytes), options: options) } catch { failure = error }
+            do throws(ImageDecodingError) {
+                _ = try Image(data: Data(bytes), options: options)
+            } catch {
+                failure = error
+            }
         }
         return (failure, elapsed)
     }

@@ -46,12 +46,13 @@ enum BombFiles {
         return Array(try image.encoded(as: .jpeg(JPEGEncodeOptions(quality: 80, progressive: progressive))))
     }
 
-    /// A JPEG whose frame header declares 65,535 x 65,535 pixels (the format's maximum), 4.3 gigapixels.
+    /// A JPEG whose frame header declares 65,500 x 65,500 pixels (libjpeg's maximum), 4.3 gigapixels.
     static func hugeJPEG() throws -> [UInt8] {
         var bytes = try smallJPEG()
         guard let sof = marker(0xC0, in: bytes) else { throw BombError.noSuchMarker("SOF0") }
         // SOF0: FF C0, length (2), precision (1), height (2), width (2).
-        for offset in (sof + 5)..<(sof + 9) { bytes[offset] = 0xFF }
+        for offset in [sof + 5, sof + 7] { bytes[offset] = 0xFF }
+        for offset in [sof + 6, sof + 8] { bytes[offset] = 0xDC }
         return bytes
     }
 

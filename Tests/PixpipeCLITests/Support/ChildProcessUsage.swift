@@ -30,14 +30,22 @@ struct ChildProcessUsage {
         var description: String { "cannot spawn \(path): \(String(cString: strerror(code)))" }
     }
 
+    /// GNU time, which reports the peak memory of the one process it runs (`scripts/bootstrap` installs it).
+    static let timeCommand = "/usr/bin/time"
+
     /// Runs `executable` with `arguments` (standard input and output on /dev/null) and measures it.
     ///
-    /// `wait4` rather than `Process`: only it returns the child's own rusage, not the sum over every child
-    /// this test process ever waited for.
+    /// The peak memory comes from GNU time, not from our own `wait4`: Linux records the spawning process's
+    /// peak RSS into the child's `ru_maxrss` at exec when the child starts from a `vfork`-style spawn, so a
+    /// large test process would be charged to the child. GNU time is small, so the child it forks is not.
     static func measure(_ executable: URL, _ arguments: [String]) throws -> ChildProcessUsage {
         let errorFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("pixpipe-child-\(UUID().uuidString).stderr")
-        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let peakFile = errorFile.appendingPathExtension("peak")
+        defer {
+            try? FileManager.default.removeItem(at: errorFile)
+            try? FileManager.default.removeItem(at: peakFile)
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -46,13 +54,14 @@ struct ChildProcessUsage {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let command = [timeCommand, "-f", "%M", "-o", peakFile.path, executable.path] + arguments
+        let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let clock = ContinuousClock()
         let start = clock.now
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw SpawnError(code: spawned, path: executable.path) }
+        let spawned = posix_spawn(&pid, timeCommand, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(code: spawned, path: timeCommand) }
 
         var rawStatus: Int32 = 0
         var usage = rusage()
@@ -62,8 +71,9 @@ struct ChildProcessUsage {
         let signal = rawStatus & 0x7F
         let status = signal == 0 ? (rawStatus >> 8) & 0xFF : 128 + signal
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        // Linux reports ru_maxrss in KiB.
-        return ChildProcessUsage(
-            status: status, elapsed: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1024, errors: errors)
+        // GNU time prints the peak in KiB on the last line of its output file.
+        let report = (try? String(contentsOf: peakFile, encoding: .utf8)) ?? ""
+        let peakKiB = report.split(separator: "\n").last.flatMap { Int($0) } ?? Int.max / 1024
+        return ChildProcessUsage(status: status, elapsed: elapsed, peakResidentBytes: peakKiB * 1024, errors: errors)
     }
 }

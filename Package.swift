@@ -51,6 +51,19 @@ let package = Package(
         .executableTarget(name: "PixpipeBench", dependencies: ["PixpipeImage"]),
         // Reads an xkcd-shaped comic API and downloads thumbnails of its images; `--make-site` writes Samples/site.
         .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
+        // libFuzzer targets, one entry point each. `scripts/fuzz` builds them with `--sanitize=fuzzer` and
+        // `-DPIXPIPE_FUZZING`; a normal build gives each a `main` that runs the files it is given instead.
+        .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "FuzzDecode", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzDecode"),
+        .executableTarget(
+            name: "FuzzEXIF", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzEXIF"),
+        .executableTarget(
+            name: "FuzzJPEGScaled", dependencies: ["PixpipeImage", "FuzzSupport"],
+            path: "Sources/Fuzz/FuzzJPEGScaled"),
+        .executableTarget(
+            name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
+            path: "Sources/Fuzz/FuzzJSONKeyPath"),
         // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
         .target(name: "PixpipeTestSupport"),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),

@@ -1,0 +1,113 @@
+import Foundation
+import PixpipeTestSupport
+import Testing
+
+@testable import PixpipeHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Servers that try to exhaust the client: every transfer ends with its typed error, in bounded time,
+/// without the client's memory growing by more than a small multiple of the body cap.
+@Suite("Hostile servers", .serialized)
+struct HostileServerTests {
+    let server: TestHTTPServer
+    /// The body cap of every request here.
+    static let cap = 1 << 20
+    /// The most the test process's peak resident memory may grow during one hostile transfer.
+    static let memoryGrowthLimit = 100 << 20
+
+    init() throws {
+        server = try TestHTTPServer()
+    }
+
+    private func request(_ path: String, timeout: Duration = .seconds(10)) -> TransportRequest {
+        TransportRequest(
+            url: server.url(path), method: .get, headers: [:], body: nil, maxBodyBytes: Self.cap,
+            redirectPolicy: RedirectPolicy(maxRedirects: 5), timeout: timeout)
+    }
+
+    /// This process's peak resident set size in bytes.
+    private static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// Performs `request` and returns its error, checking the time it took and the memory it added.
+    private func failure(
+        _ kind: HTTPTransportKind, _ request: TransportRequest, within limit: Duration
+    ) async -> FetchError? {
+        let peakBefore = Self.peakResidentBytes()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: FetchError?
+        do {
+            _ = try await kind.makeTransport(maxConnectionsPerHost: 2).perform(request) { _ in }
+        } catch {
+            failure = error
+        }
+        let elapsed = clock.now - start
+        let growth = Self.peakResidentBytes() - peakBefore
+        #expect(elapsed < limit, "\(kind) took \(elapsed)")
+        #expect(growth < Self.memoryGrowthLimit, "\(kind) grew the peak RSS by \(growth >> 20) MiB")
+        print(
+            "hostile \(request.url.path) over \(kind): \(elapsed), peak RSS +\(growth >> 20) MiB, \(failure.map { "\($0)" } ?? "no error")"
+        )
+        return failure
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func declaredBodyFarOverTheCapIsRefused(kind: HTTPTransportKind) async {
+        server.route(
+            "/big", .respond(headers: ["Content-Length": "\(1 << 40)"], body: [UInt8](repeating: 0, count: 1000)))
+        let error = await failure(kind, request("/big"), within: .seconds(5))
+        #expect(error == .bodyTooLarge(limit: Self.cap, url: server.url("/big")))
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func serverThatNeverStopsSendingIsCutAtTheCap(kind: HTTPTransportKind) async {
+        server.route("/endless", .endless(chunkSize: 65536))
+        let error = await failure(kind, request("/endless"), within: .seconds(5))
+        #expect(error == .bodyTooLarge(limit: Self.cap, url: server.url("/endless")))
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func serverThatSendsHeadersForeverIsStopped(kind: HTTPTransportKind) async {
+        server.route("/heads", .headersForever)
+        let error = await failure(kind, request("/heads", timeout: .seconds(3)), within: .seconds(8))
+        #expect(error != nil)
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func redirectLoopEndsWithTooManyRedirects(kind: HTTPTransportKind) async {
+        server.route("/loop-a", .redirect(to: "/loop-b"))
+        server.route("/loop-b", .redirect(to: "/loop-a"))
+        let error = await failure(kind, request("/loop-a"), within: .seconds(5))
+        guard case .tooManyRedirects(let limit, _) = error else {
+            Issue.record("expected tooManyRedirects, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 5)
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func gzipBombIsCutByItsDecodedSize(kind: HTTPTransportKind) async {
+        // 6.5 MB on the wire, 1 GiB decoded: the cap must count decoded bytes.
+        let bomb = ZeroDeflate.gzip(zeroBytes: 1 << 30)
+        server.route("/bomb", .respond(headers: ["Content-Encoding": "gzip"], body: bomb))
+        // URLSession (over libcurl in swift-corelibs-foundation) stops at the cap but may take seconds to.
+        let error = await failure(kind, request("/bomb"), within: .seconds(kind == .curl ? 5 : 20))
+        #expect(error == .bodyTooLarge(limit: Self.cap, url: server.url("/bomb")))
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func smallGzipStreamFromTheBombBuilderDecodesExactly(kind: HTTPTransportKind) async throws {
+        // The same builder, read to its end: proves the bomb above is valid gzip, cut only by the cap.
+        server.route(
+            "/zeros", .respond(headers: ["Content-Encoding": "gzip"], body: ZeroDeflate.gzip(zeroBytes: 100_000)))
+        let response = try await kind.makeTransport(maxConnectionsPerHost: 2).perform(request("/zeros")) { _ in }
+        #expect(response.body == Data(count: 100_000))
+    }
+}

@@ -12,6 +12,11 @@ enum {
     PXP_PNG_CHUNK_CACHE_MAX = 256,
     PXP_PNG_CHUNK_MALLOC_MAX = 16 * 1024 * 1024,
     PXP_PNG_MESSAGE_CAPACITY = 256,
+    // Compressed image data allowed after the last row. A valid stream has only its end: an end-of-block
+    // code, perhaps an empty block, the 4-byte Adler-32, a few dozen bytes at most. Beyond this, libpng
+    // would inflate the rest (up to 1032 times its size) just to find the end, so decoding stops instead.
+    // With the 8 KiB libpng may already hold, at most about 25 MB are inflated after the rows.
+    PXP_PNG_TRAILING_IDAT_MAX = 16 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -65,12 +70,62 @@ struct pxp_png_decoder {
     size_t length;
     size_t offset;
     int truncated;
+    // Set once the read callback has checked what follows the last row, and when it found too much.
+    int trailing_checked;
+    int trailing_excess;
     int info_read;
     int transforms_set;
 };
 
+static uint32_t pxp_png_big_endian_32(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | (uint32_t)bytes[3];
+}
+
+// The IDAT payload bytes at or after `offset` that libpng could still inflate: the rest of the IDAT
+// chunk holding `offset` and of the IDAT chunks right after it. Walks the chunks from the signature, as
+// libpng read them; every length is checked against the buffer, and the count stops once over `limit`.
+static size_t pxp_png_idat_bytes_after(const uint8_t *bytes, size_t length, size_t offset, size_t limit) {
+    static const uint8_t idat[4] = {'I', 'D', 'A', 'T'};
+    size_t remaining = 0;
+    size_t position = 8;
+    while (position <= length && length - position >= 8 && remaining <= limit) {
+        const size_t data_start = position + 8;
+        const size_t data_length = pxp_png_big_endian_32(bytes + position);
+        const size_t data_end = data_length > length - data_start ? length : data_start + data_length;
+        const size_t chunk_end = length - data_end >= 4 ? data_end + 4 : length;
+        const int is_idat = memcmp(bytes + position + 4, idat, 4) == 0;
+        if (chunk_end > offset) {
+            // libpng stops inflating at the first chunk after the image data that is not an IDAT.
+            if (!is_idat) break;
+            const size_t from = offset > data_start ? offset : data_start;
+            if (data_end > from) remaining += data_end - from;
+        }
+        position = chunk_end;
+    }
+    return remaining;
+}
+
+// After the last row libpng inflates whatever is left of the image data only to find the end of the
+// zlib stream; a small image with a huge stream makes that seconds of work. The first read once every
+// row is done (row number at the height, or pass 7 for Adam7) checks how much is left and stops libpng
+// when it is more than a valid stream's end. Both getters only read fields and cannot png_error.
+static void pxp_png_check_trailing_data(png_structp png, pxp_png_decoder *decoder) {
+    if (decoder->trailing_checked || !decoder->transforms_set) return;
+    const int rows_done = png_get_current_pass_number(png) >= 7 ||
+                          png_get_current_row_number(png) >= png_get_image_height(png, decoder->info);
+    if (!rows_done) return;
+    decoder->trailing_checked = 1;
+    const size_t excess =
+        pxp_png_idat_bytes_after(decoder->bytes, decoder->length, decoder->offset, PXP_PNG_TRAILING_IDAT_MAX);
+    if (excess > PXP_PNG_TRAILING_IDAT_MAX) {
+        decoder->trailing_excess = 1;
+        png_error(png, "too much image data after the last row");
+    }
+}
+
 static void pxp_png_read_from_memory(png_structp png, png_bytep target, size_t count) {
     pxp_png_decoder *decoder = (pxp_png_decoder *)png_get_io_ptr(png);
+    pxp_png_check_trailing_data(png, decoder);
     if (count > decoder->length - decoder->offset) {
         // Flagged separately so the caller can tell a short file from a damaged one.
         decoder->truncated = 1;
@@ -82,6 +137,7 @@ static void pxp_png_read_from_memory(png_structp png, png_bytep target, size_t c
 }
 
 static pxp_png_status pxp_png_decoder_failure(pxp_png_decoder *decoder) {
+    if (decoder->trailing_excess) return PXP_PNG_EXCESS_DATA;
     return decoder->truncated ? PXP_PNG_TRUNCATED : PXP_PNG_CORRUPT;
 }
 
@@ -211,7 +267,11 @@ pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows,
     *rows_read = 0;
     if (!decoder->transforms_set) return PXP_PNG_FAILURE;
     // `rows_read` points into the caller's memory, so its value survives the longjmp.
-    if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        // Excess data is found after libpng has stored the last row, so that row counts as read.
+        if (decoder->trailing_excess) *rows_read += 1;
+        return pxp_png_decoder_failure(decoder);
+    }
     for (uint32_t index = 0; index < count; index++) {
         png_read_row(decoder->png, rows[index], NULL);
         *rows_read = index + 1;

@@ -16,6 +16,9 @@ typedef enum {
     PXP_PNG_TRUNCATED = 2,
     /// Out of memory, or a call made out of order.
     PXP_PNG_FAILURE = 3,
+    /// Every row was read, but far more compressed image data than a stream's end follows the last row:
+    /// decoding stopped instead of inflating it. The chunks after the image data were not read.
+    PXP_PNG_EXCESS_DATA = 4,
 } pxp_png_status;
 
 /// PNG colour types, mirrored because the macros do not import into Swift as an enum.
@@ -88,7 +91,7 @@ pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info);
 /// interlace handling. No gamma or colour correction. Fills `output`.
 pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_png_output *output);
 /// Reads `count` rows of the current pass into `rows`; `*rows_read` counts the rows completed, even on
-/// error. For interlaced images call it for every row of every pass, with the same row buffers.
+/// error (all of them with PXP_PNG_EXCESS_DATA, found while finishing the last row). For interlaced images call it for every row of every pass, with the same row buffers.
 pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows, uint32_t count,
                                  uint32_t *rows_read);
 /// Reads the whole image (every pass) into `rows` (one pointer per image row).

@@ -10,7 +10,10 @@ enum PNGDecoder {
     /// Decodes a whole PNG; the pixel limit is checked against the header before any pixel buffer exists.
     ///
     /// In lenient mode, damage or truncation in the image data gives the rows decoded so far (missing
-    /// rows zero) with a ``DecodeWarning``; damage before the image data always throws.
+    /// rows zero) with a ``DecodeWarning``; damage before the image data always throws. Far more
+    /// compressed data after the last row than a stream's end (a decompression bomb behind a small
+    /// image) is refused without inflating it: strict mode throws, lenient mode keeps the complete rows
+    /// with a warning but loses any metadata chunk stored after the image data.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let reader = try PNGReader(bytes: bytes)
         let header = try reader.readHeader()
@@ -29,8 +32,9 @@ enum PNGDecoder {
         let pixelFailure = pixels.withUnsafeMutableBytes { raw in
             readPixels(reader, into: raw, header: header, output: output)
         }
-        if let pixelFailure {
+        if var pixelFailure {
             guard options.strictness == .lenient else { throw pixelFailure.error }
+            pixelFailure.isAfterLastRow = reader.stoppedAfterLastRow
             warnings.append(pixelFailure.warning(height: header.height, isInterlaced: header.isInterlaced))
         } else {
             do {

@@ -46,6 +46,10 @@ final class PNGReader {
 
     private let decoder: OpaquePointer
 
+    /// Whether reading stopped after the last row because far more compressed image data followed it
+    /// than a valid stream's end: the rows are complete, the chunks after the image data were not read.
+    private(set) var stoppedAfterLastRow = false
+
     /// A reader over `bytes`, which must outlive it.
     init(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -111,6 +115,9 @@ final class PNGReader {
     private func check(_ status: pxp_png_status) throws(ImageDecodingError) {
         switch status {
         case PXP_PNG_OK: return
+        case PXP_PNG_EXCESS_DATA:
+            stoppedAfterLastRow = true
+            throw .corrupt(format: .png, reason: message)
         case PXP_PNG_TRUNCATED: throw .truncated(format: .png, reason: message)
         default: throw .corrupt(format: .png, reason: message)
         }

@@ -37,8 +37,9 @@ struct PNGStreamingResizer {
         var chunks = header.chunks
         if let failure = rows.failure {
             guard options.strictness == .lenient else { throw failure.error }
-            metadata.warnings.append(
-                PNGDecoder.RowFailure(error: failure.error, rowsRead: failure.rowsRead).warning(height: header.height))
+            let rowFailure = PNGDecoder.RowFailure(
+                error: failure.error, rowsRead: failure.rowsRead, isAfterLastRow: reader.stoppedAfterLastRow)
+            metadata.warnings.append(rowFailure.warning(height: header.height))
         } else {
             do {
                 chunks = try reader.readEnd()

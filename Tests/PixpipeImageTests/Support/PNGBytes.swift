@@ -37,8 +37,10 @@ enum PNGBytes {
     }
 
     /// An IHDR chunk.
-    static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 0) -> [UInt8] {
-        chunk("IHDR", bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, 0])
+    static func ihdr(
+        width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 0, interlaced: Bool = false
+    ) -> [UInt8] {
+        chunk("IHDR", bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0])
     }
 
     /// `value` as four big-endian bytes.

@@ -91,7 +91,8 @@ pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info);
 /// interlace handling. No gamma or colour correction. Fills `output`.
 pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_png_output *output);
 /// Reads `count` rows of the current pass into `rows`; `*rows_read` counts the rows completed, even on
-/// error (all of them with PXP_PNG_EXCESS_DATA, found while finishing the last row). For interlaced images call it for every row of every pass, with the same row buffers.
+/// error (all of them with PXP_PNG_EXCESS_DATA, found while finishing the last row). For interlaced
+/// images call it for every row of every pass, with the same row buffers.
 pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows, uint32_t count,
                                  uint32_t *rows_read);
 /// Reads the whole image (every pass) into `rows` (one pointer per image row).

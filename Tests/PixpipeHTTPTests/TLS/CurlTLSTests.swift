@@ -38,6 +38,16 @@ struct CurlTLSTests {
         #expect(failedURL == url)
     }
 
+    @Test func anUntrustedCertificateIsNotRetried() async throws {
+        let transport = CurlTransport()
+        let client = HTTPClient(configuration: HTTPClient.Configuration(retryPolicy: RetryPolicy()), transport: transport)
+        let url = server.url("/hello.txt")
+        let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(url: url)) }
+        #expect(error?.isPermanentTransportFailure == true)
+        // One connection: the certificate would be refused again on every attempt.
+        #expect(transport.engineCounters.snapshot.socketsOpenedInTotal == 1)
+    }
+
     @Test(arguments: ["127.0.0.1", "localhost"])
     func trustsTheNamedCertificateAuthority(host: String) async throws {
         let transport = CurlTransport(caFile: server.caFile)

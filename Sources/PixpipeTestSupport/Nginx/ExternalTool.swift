@@ -18,7 +18,9 @@ struct ExternalTool: Sendable, Hashable {
         let folders = searchFolders()
         for folder in folders {
             let candidate = folder + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return ExternalTool(name: name, path: candidate) }
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return ExternalTool(name: name, path: candidate)
+            }
         }
         throw .toolMissing(name: name, searched: folders)
     }

@@ -59,7 +59,7 @@ public final class NginxTLSServer: Sendable {
         var documents = files
         documents["hello.txt"] = Data(Self.helloText.utf8)
         try Self.write(documents, into: documentRoot, alsoCreating: [prefix.appending(path: "temp")])
-        let certificates = try TestCertificates.generate(in: prefix, using: openssl)
+        let certificates = try TestCertificates.install(in: prefix, using: openssl)
         var started: (NginxConfiguration, Process)?
         var attempt = 1
         while started == nil {
@@ -178,7 +178,8 @@ public final class NginxTLSServer: Sendable {
                 throw .startFailed(reason: "nginx exited with status \(process.terminationStatus)", errorLog: log)
             }
             // nginx writes its pid file once its sockets are bound.
-            if FileManager.default.fileExists(atPath: pidFile), LoopbackPort.acceptsConnections(configuration.httpsPort),
+            if FileManager.default.fileExists(atPath: pidFile),
+                LoopbackPort.acceptsConnections(configuration.httpsPort),
                 LoopbackPort.acceptsConnections(configuration.httpPort)
             {
                 return process

@@ -40,7 +40,8 @@ struct CurlTLSTests {
 
     @Test func anUntrustedCertificateIsNotRetried() async throws {
         let transport = CurlTransport()
-        let client = HTTPClient(configuration: HTTPClient.Configuration(retryPolicy: RetryPolicy()), transport: transport)
+        let client = HTTPClient(
+            configuration: HTTPClient.Configuration(retryPolicy: RetryPolicy()), transport: transport)
         let url = server.url("/hello.txt")
         let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(url: url)) }
         #expect(error?.isPermanentTransportFailure == true)

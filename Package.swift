@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
-        // An in-process HTTP/1.1 server on 127.0.0.1 for tests.
+        // Test servers on 127.0.0.1: an in-process HTTP/1.1 server, and nginx with TLS and HTTP/2.
         .target(name: "PixpipeTestSupport"),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
         .testTarget(

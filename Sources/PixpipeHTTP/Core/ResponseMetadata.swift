@@ -8,12 +8,16 @@ public struct ResponseMetadata: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The URL that answered, after following redirects.
     public var url: URL
+    /// The protocol that carried the response as its status line names it (`HTTP/1.1`, `HTTP/2`), when the
+    /// transport reports it (the curl transport does; URLSession does not).
+    public var httpVersion: String?
 
     /// Metadata from its parts.
-    public init(statusCode: Int, headers: HTTPHeaders, url: URL) {
+    public init(statusCode: Int, headers: HTTPHeaders, url: URL, httpVersion: String? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
+        self.httpVersion = httpVersion
     }
 
     /// The `Content-Type` header, if any, as sent.

@@ -2,7 +2,8 @@ import Foundation
 
 /// When and how long to wait before trying a failed request again.
 ///
-/// Only idempotent methods are retried, and only after transport errors, timeouts, or a retryable status
+/// Only idempotent methods are retried, and only after transport errors (not those that would repeat, such as
+/// an untrusted certificate: ``FetchError/isPermanentTransportFailure``), timeouts, or a retryable status
 /// (408, 429, 500, 502, 503, 504 by default). The wait is exponential backoff with full jitter, or the
 /// server's `Retry-After` when it sends one, never more than ``maxDelay``.
 ///
@@ -40,7 +41,8 @@ public struct RetryPolicy: Sendable, Hashable {
     public func shouldRetry(_ error: FetchError, method: HTTPMethod, attempt: Int) -> Bool {
         guard method.isIdempotent, attempt < maxAttempts else { return false }
         switch error {
-        case .transport, .timedOut: return true
+        case .transport: return !error.isPermanentTransportFailure
+        case .timedOut: return true
         case .httpStatus(let code, _, _): return retryableStatusCodes.contains(code)
         default: return false
         }

@@ -12,6 +12,8 @@ final class CurlEngineCounters: Sendable {
         var pooledEasyHandles = 0
         /// Sockets libcurl opened through the engine and has not closed.
         var openSockets = 0
+        /// Sockets libcurl opened through the engine since it started: the connections it made.
+        var socketsOpenedInTotal = 0
         /// Whether the engine thread is running.
         var threadRunning = false
         /// Transfers finished in any way since the engine started.
@@ -32,7 +34,12 @@ final class CurlEngineCounters: Sendable {
     }
 
     /// Counts a socket libcurl opened.
-    func socketOpened() { state.withLock { $0.openSockets += 1 } }
+    func socketOpened() {
+        state.withLock {
+            $0.openSockets += 1
+            $0.socketsOpenedInTotal += 1
+        }
+    }
 
     /// Counts a socket libcurl closed.
     func socketClosed() { state.withLock { $0.openSockets -= 1 } }

@@ -50,7 +50,8 @@ public final class CurlTransport: HTTPTransport {
         var headers = HTTPHeaders()
         for field in outcome.head.headers { headers.add(name: field.name, value: field.value) }
         let metadata = ResponseMetadata(
-            statusCode: outcome.head.statusCode, headers: headers, url: outcome.effectiveURL)
+            statusCode: outcome.head.statusCode, headers: headers, url: outcome.effectiveURL,
+            httpVersion: outcome.head.httpVersion)
         return TransportResponse(metadata: metadata, body: sink.body)
     }
 

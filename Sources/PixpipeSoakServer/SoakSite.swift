@@ -53,7 +53,8 @@ struct SoakSite: Sendable {
         case .reset:
             return attempt == 1 ? .reset : good
         case .truncatedTransfer:
-            return attempt == 1 ? .truncated(body: Array(body.prefix(body.count / 2)), declaredLength: body.count) : good
+            return attempt == 1
+                ? .truncated(body: Array(body.prefix(body.count / 2)), declaredLength: body.count) : good
         case .truncatedImage:
             let half = Array(body.prefix(body.count / 2))
             return attempt == 1 ? .respond(headers: ["Content-Type": "application/octet-stream"], body: half) : good

@@ -66,6 +66,10 @@ let package = Package(
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
         // Test servers on 127.0.0.1: an in-process HTTP/1.1 server, and nginx with TLS and HTTP/2.
         .target(name: "PixpipeTestSupport"),
+        // Test tools run as child processes: the hostile server of `scripts/soak`, and a request loop whose
+        // peak memory the CLI tests measure.
+        .executableTarget(name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage"]),
+        .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
         .testTarget(
             name: "PixpipeHTTPTests",
@@ -73,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PixpipeCLITests",
-            dependencies: ["PixpipeCLI", "Pixpipe", "PixpipeTestSupport"]
+            dependencies: ["PixpipeCLI", "PixpipeRequestLoop", "Pixpipe", "PixpipeTestSupport"]
         ),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
         .testTarget(name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),

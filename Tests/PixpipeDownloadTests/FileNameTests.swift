@@ -78,6 +78,21 @@ struct FileNameTests {
         #expect(names == ["photo.jpg", "Photo-2.jpg", "photo-3.jpg", "photo-2-2.jpg"])
     }
 
+    @Test("Many URLs with one name get consecutive suffixes, skipping names taken by other items")
+    func manyCollisions() throws {
+        var claims = FileNameClaims(template: nil)
+        var names: [String] = []
+        // `image-3.jpg` is taken by its own URL first; the rest are `image.jpg?id=N`, as in many dataset lists.
+        let urls = ["https://a.com/image-3.jpg"] + (0..<5000).map { "https://a.com/image.jpg?id=\($0)" }
+        for (index, url) in urls.enumerated() {
+            let pattern = claims.claim(for: DownloadItem(url: try #require(URL(string: url))), index: index)
+            names.append(pattern.render(sha256: "", fileExtension: "jpg"))
+        }
+        let expected = ["image-3.jpg", "image.jpg", "image-2.jpg"] + (4...5001).map { "image-\($0).jpg" }
+        let mismatch = zip(names, expected).first { $0 != $1 }
+        #expect(names.count == expected.count && mismatch == nil, "first difference: \(String(describing: mismatch))")
+    }
+
     @Test("A template using {ext} keeps the suffix before the extension")
     func suffixWithExtensionTemplate() throws {
         var claims = FileNameClaims(template: "{name}.{ext}")

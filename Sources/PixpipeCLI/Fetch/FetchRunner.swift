@@ -44,7 +44,23 @@ struct FetchRunner: Sendable {
             let spool = try StandardInputSpool()
             return (URLList(source: .file(spool.path), format: settings.listFormat), spool)
         }
+        // A list that is a stream (`<(command)`, a named pipe) can be read only once: the scan would consume
+        // it and the batch would then find nothing, reporting "0 items" and success. Spool it like stdin.
+        if Self.isStream(settings.list), let handle = FileHandle(forReadingAtPath: settings.list) {
+            defer { try? handle.close() }
+            let spool = try StandardInputSpool(from: handle, name: settings.list)
+            return (URLList(source: .file(spool.path), format: settings.listFormat), spool)
+        }
         return (URLList(source: .file(settings.list), format: settings.listFormat), nil)
+    }
+
+    /// Whether `path` is a stream that can be read only once (a pipe, a socket, a character device); regular
+    /// files, folders and missing paths are left to the list, which reports what is wrong with them.
+    private static func isStream(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFSOCK || type == S_IFCHR
     }
 
     /// The first pass: counts the shard's items, reports bad lines, and records them in the manifest

@@ -1,0 +1,59 @@
+import Foundation
+import PixpipeHTTP
+
+// PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]
+//
+// Sends COUNT GET requests for URL (each with its own `?request=I`), CONCURRENCY at a time, through one
+// `HTTPClient`, and exits 0 when every one answered 200, 1 otherwise. The memory tests run it as a
+// child process and compare its peak RSS over 1,000 and 10,000 requests: a per-request leak shows.
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let base = URL(string: arguments[1]), let count = Int(arguments[2]), count >= 0 else {
+    FileHandle.standardError.write(Data("usage: PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]\n".utf8))
+    exit(2)
+}
+let concurrency = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 8) : 8
+let kind = arguments.count > 4 ? HTTPTransportKind.allCases.first { $0.description == arguments[4] } : .curl
+guard let kind else {
+    FileHandle.standardError.write(Data("PixpipeRequestLoop: unknown transport \(arguments[4])\n".utf8))
+    exit(2)
+}
+
+var configuration = HTTPClient.Configuration()
+configuration.maxConcurrentRequests = concurrency
+configuration.retryPolicy = .none
+let client = HTTPClient(configuration: configuration, transport: kind)
+
+/// Sends request number `index` and says whether it got a 200.
+@Sendable func send(_ index: Int) async -> Bool {
+    var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+    components?.queryItems = [URLQueryItem(name: "request", value: String(index))]
+    guard let url = components?.url else { return false }
+    do {
+        return try await client.response(for: Request<Data>(url: url)).statusCode == 200
+    } catch {
+        FileHandle.standardError.write(Data("PixpipeRequestLoop: request \(index): \(error)\n".utf8))
+        return false
+    }
+}
+
+let failures = await withTaskGroup(of: Bool.self) { group in
+    var next = 0
+    var failed = 0
+    while next < min(concurrency, count) {
+        let index = next
+        group.addTask { await send(index) }
+        next += 1
+    }
+    while let succeeded = await group.next() {
+        if !succeeded { failed += 1 }
+        if next < count {
+            let index = next
+            group.addTask { await send(index) }
+            next += 1
+        }
+    }
+    return failed
+}
+print("requests \(count) failed \(failures)")
+exit(failures == 0 ? 0 : 1)

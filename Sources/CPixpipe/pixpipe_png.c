@@ -1,9 +1,11 @@
 #include "pixpipe_png.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // Limits that stop chunk bombs: at most this many ancillary chunks are kept, and no chunk (or
 // decompressed iCCP/zTXt payload) may need more than this many bytes. Image dimensions are left to the
@@ -12,6 +14,9 @@ enum {
     PXP_PNG_CHUNK_CACHE_MAX = 256,
     PXP_PNG_CHUNK_MALLOC_MAX = 16 * 1024 * 1024,
     PXP_PNG_MESSAGE_CAPACITY = 256,
+    // Bytes read from a file at a time: large enough that libpng's many small reads (chunk headers,
+    // CRCs) cost no system call each, small enough to be nothing next to one image row band.
+    PXP_PNG_FILE_BUFFER = 64 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -61,13 +66,46 @@ struct pxp_png_decoder {
     pxp_png_messages messages;
     png_structp png;
     png_infop info;
+    // Memory source: `length` bytes at `bytes`, read up to `offset`. File source (`fd` >= 0): `bytes`
+    // is the decoder's own buffer of `length` bytes read from the file, consumed up to `offset`.
     const uint8_t *bytes;
     size_t length;
     size_t offset;
+    int fd;
+    uint8_t *file_buffer;
     int truncated;
     int info_read;
     int transforms_set;
 };
+
+// Refills the file buffer; returns the bytes now available, 0 at the end of the file.
+static size_t pxp_png_refill(png_structp png, pxp_png_decoder *decoder) {
+    ssize_t got;
+    do {
+        got = read(decoder->fd, decoder->file_buffer, PXP_PNG_FILE_BUFFER);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) png_error(png, "read error");
+    decoder->bytes = decoder->file_buffer;
+    decoder->length = (size_t)got;
+    decoder->offset = 0;
+    return (size_t)got;
+}
+
+static void pxp_png_read_from_file(png_structp png, png_bytep target, size_t count) {
+    pxp_png_decoder *decoder = (pxp_png_decoder *)png_get_io_ptr(png);
+    while (count > 0) {
+        if (decoder->offset == decoder->length && pxp_png_refill(png, decoder) == 0) {
+            decoder->truncated = 1;
+            png_error(png, "unexpected end of data");
+        }
+        size_t available = decoder->length - decoder->offset;
+        size_t step = count < available ? count : available;
+        memcpy(target, decoder->bytes + decoder->offset, step);
+        decoder->offset += step;
+        target += step;
+        count -= step;
+    }
+}
 
 static void pxp_png_read_from_memory(png_structp png, png_bytep target, size_t count) {
     pxp_png_decoder *decoder = (pxp_png_decoder *)png_get_io_ptr(png);
@@ -85,25 +123,36 @@ static pxp_png_status pxp_png_decoder_failure(pxp_png_decoder *decoder) {
     return decoder->truncated ? PXP_PNG_TRUNCATED : PXP_PNG_CORRUPT;
 }
 
-pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
+static pxp_png_decoder *pxp_png_decoder_create_with(const uint8_t *bytes, size_t length, int fd) {
     pxp_png_decoder *decoder = calloc(1, sizeof(pxp_png_decoder));
     if (decoder == NULL) return NULL;
-    decoder->bytes = bytes;
-    decoder->length = bytes == NULL ? 0 : length;
+    decoder->fd = fd;
+    if (fd >= 0) {
+        decoder->file_buffer = malloc(PXP_PNG_FILE_BUFFER);
+        if (decoder->file_buffer == NULL) {
+            free(decoder);
+            return NULL;
+        }
+    } else {
+        decoder->bytes = bytes;
+        decoder->length = bytes == NULL ? 0 : length;
+    }
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoder->messages, pxp_png_on_error,
                                           pxp_png_on_warning);
     if (decoder->png == NULL) {
+        free(decoder->file_buffer);
         free(decoder);
         return NULL;
     }
     decoder->info = png_create_info_struct(decoder->png);
     if (decoder->info == NULL) {
         png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder->file_buffer);
         free(decoder);
         return NULL;
     }
     // None of these setters can png_error, so no guard is needed here.
-    png_set_read_fn(decoder->png, decoder, pxp_png_read_from_memory);
+    png_set_read_fn(decoder->png, decoder, fd >= 0 ? pxp_png_read_from_file : pxp_png_read_from_memory);
     png_set_user_limits(decoder->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     png_set_chunk_cache_max(decoder->png, PXP_PNG_CHUNK_CACHE_MAX);
     png_set_chunk_malloc_max(decoder->png, PXP_PNG_CHUNK_MALLOC_MAX);
@@ -112,9 +161,19 @@ pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
     return decoder;
 }
 
+pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
+    return pxp_png_decoder_create_with(bytes, length, -1);
+}
+
+pxp_png_decoder *pxp_png_decoder_create_fd(int fd) {
+    if (fd < 0) return NULL;
+    return pxp_png_decoder_create_with(NULL, 0, fd);
+}
+
 void pxp_png_decoder_destroy(pxp_png_decoder *decoder) {
     if (decoder == NULL) return;
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder->file_buffer);
     free(decoder);
 }
 

@@ -9,8 +9,12 @@ enum JPEGDecoder {
 
     /// Decodes `bytes` at the scale `options.jpegScale` asks for.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
+        try decode(JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit), options: options)
+    }
+
+    /// Decodes from a reader that has read the header and nothing more.
+    static func decode(_ reader: JPEGReader, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let strict = options.strictness == .strict
-        let reader = try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
         if strict { try reader.throwIfWarned() }
         try checkPrecision(reader)
         var metadata = reader.metadata()
@@ -44,7 +48,11 @@ enum JPEGDecoder {
 
     /// Reads the header only: size, pixel format and metadata, without decompressing.
     static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
-        let reader = try JPEGReader(bytes: bytes, pixelLimit: nil)
+        try info(JPEGReader(bytes: bytes, pixelLimit: nil))
+    }
+
+    /// What the header of `reader` says; the reader can still decode afterwards.
+    static func info(_ reader: JPEGReader) throws(ImageDecodingError) -> ImageInfo {
         try checkPrecision(reader)
         return ImageInfo(
             format: .jpeg, width: Int(reader.header.width), height: Int(reader.header.height),

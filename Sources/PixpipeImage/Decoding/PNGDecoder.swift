@@ -13,7 +13,13 @@ enum PNGDecoder {
     /// rows zero) with a ``DecodeWarning``; damage before the image data always throws.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let reader = try PNGReader(bytes: bytes)
-        let header = try reader.readHeader()
+        return try decode(reader, header: reader.readHeader(), options: options)
+    }
+
+    /// Decodes the rest of a PNG whose `header` `reader` has just read.
+    static func decode(_ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions)
+        throws(ImageDecodingError) -> Image
+    {
         try options.checkPixels(width: header.width, height: header.height)
         let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
         guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {

@@ -29,11 +29,21 @@ enum PNGDecoder {
         // Only reachable without a pixel limit: a buffer size that does not even fit in an Int.
         let (byteCount, overflow) = output.bytesPerRow.multipliedReportingOverflow(by: header.height)
         if overflow { throw .tooLarge(width: header.width, height: header.height, limit: Int.max) }
-        var pixels = [UInt8](repeating: 0, count: byteCount)
         var warnings: [DecodeWarning] = []
         var chunks = header.chunks
-        let pixelFailure = pixels.withUnsafeMutableBytes { raw in
-            readPixels(reader, into: raw, header: header, output: output)
+        var pixelFailure: RowFailure?
+        // Not zeroed first (a whole extra pass over the image): libpng writes every row, and what a
+        // failure leaves unwritten is zeroed afterwards. Interlaced passes fill rows piecemeal, so
+        // their buffer starts zeroed.
+        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            if output.passes > 1 { raw.initializeMemory(as: UInt8.self, repeating: 0) }
+            pixelFailure = readPixels(reader, into: raw, header: header, output: output)
+            if let pixelFailure, output.passes == 1 {
+                let written = min(byteCount, pixelFailure.rowsRead * output.bytesPerRow)
+                UnsafeMutableRawBufferPointer(rebasing: raw[written...]).initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            initializedCount = byteCount
         }
         if let pixelFailure {
             guard options.strictness == .lenient else { throw pixelFailure.error }

@@ -169,6 +169,8 @@ def parse_inner(stdout):
 
 def precheck(side, ctx, env):
     """None when the side can run, else (status, reason)."""
+    if side.skip_reason:
+        return "skipped", side.skip_reason
     if side.is_pixpipe and side.pixpipe_subcommand:
         if not ctx.pixpipe:
             return "skipped", f"pixpipe {side.pixpipe_subcommand} not built yet (pixpipe did not build)"

@@ -174,7 +174,7 @@ def write_chart(path, meta, results):
         axes.barh(labels, [value - 1 for value in values], left=1, color=colors)
         axes.axvline(1.0, color="black", linewidth=1)
         axes.set_xscale("log")
-        low, high = min(values + [1.0]) / 1.3, max(values + [1.0]) * 1.45
+        low, high = min(values + [1.0]) / 1.3, max(values + [1.0]) * 2.0
         axes.set_xlim(low, high)
         ticks = [t for t in (0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 50, 100) if low <= t <= high]
         axes.set_xticks(ticks)

@@ -1,10 +1,12 @@
 #include "pixpipe_jpeg.h"
 
 // jpeglib.h uses FILE and size_t without including their headers.
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jerror.h>
 #include <jpeglib.h>
@@ -104,13 +106,74 @@ void pxp_jpeg_free(void *pointer) { free(pointer); }
 
 // MARK: decoding
 
+// A source reading a file descriptor through a buffer, like libjpeg's stdio source but on a descriptor
+// the caller owns (no FILE to open or close).
+typedef struct pxp_jpeg_fd_source {
+    struct jpeg_source_mgr manager;  // first, so cinfo->src points at the whole struct
+    int fd;
+    JOCTET *buffer;
+} pxp_jpeg_fd_source;
+
+#define PXP_JPEG_FILE_BUFFER 65536
+
 struct pxp_jpeg_decoder {
     struct jpeg_decompress_struct info;
     pxp_jpeg_errors errors;
     struct jpeg_progress_mgr progress;
     const unsigned char *data;
     size_t size;
+    int fd;  // >= 0: read this file instead of `data`
+    pxp_jpeg_fd_source fd_source;
 };
+
+static void pxp_jpeg_fd_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+// At the end of the file, a fake EOI marker and a truncation warning, as libjpeg's own sources do.
+static boolean pxp_jpeg_fd_fill(j_decompress_ptr cinfo) {
+    pxp_jpeg_fd_source *source = (pxp_jpeg_fd_source *)cinfo->src;
+    ssize_t got;
+    do {
+        got = read(source->fd, source->buffer, PXP_JPEG_FILE_BUFFER);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) ERREXIT(cinfo, JERR_FILE_READ);
+    if (got == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->buffer[0] = (JOCTET)0xFF;
+        source->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    }
+    source->manager.next_input_byte = source->buffer;
+    source->manager.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void pxp_jpeg_fd_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        (void)(*source->fill_input_buffer)(cinfo);
+    }
+    source->next_input_byte += (size_t)count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+static void pxp_jpeg_fd_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void pxp_jpeg_fd_src(pxp_jpeg_decoder *decoder) {
+    j_decompress_ptr info = &decoder->info;
+    pxp_jpeg_fd_source *source = &decoder->fd_source;
+    source->fd = decoder->fd;
+    source->buffer = (JOCTET *)(*info->mem->alloc_small)((j_common_ptr)info, JPOOL_PERMANENT, PXP_JPEG_FILE_BUFFER);
+    source->manager.init_source = pxp_jpeg_fd_init;
+    source->manager.fill_input_buffer = pxp_jpeg_fd_fill;
+    source->manager.skip_input_data = pxp_jpeg_fd_skip;
+    source->manager.resync_to_restart = jpeg_resync_to_restart;
+    source->manager.term_source = pxp_jpeg_fd_term;
+    source->manager.bytes_in_buffer = 0;
+    source->manager.next_input_byte = NULL;
+    info->src = &source->manager;
+}
 
 static void pxp_jpeg_limit_scans(j_common_ptr cinfo) {
     if (!cinfo->is_decompressor) return;
@@ -127,6 +190,7 @@ pxp_jpeg_decoder *pxp_jpeg_decoder_create(const unsigned char *data, size_t size
     if (decoder == NULL) return NULL;
     decoder->data = data;
     decoder->size = size;
+    decoder->fd = -1;
     pxp_jpeg_errors_init(&decoder->errors);
     decoder->info.err = &decoder->errors.manager;
     if (setjmp(decoder->errors.jump)) {
@@ -137,6 +201,13 @@ pxp_jpeg_decoder *pxp_jpeg_decoder_create(const unsigned char *data, size_t size
     jpeg_create_decompress(&decoder->info);
     decoder->progress.progress_monitor = pxp_jpeg_limit_scans;
     decoder->info.progress = &decoder->progress;
+    return decoder;
+}
+
+pxp_jpeg_decoder *pxp_jpeg_decoder_create_fd(int fd) {
+    if (fd < 0) return NULL;
+    pxp_jpeg_decoder *decoder = pxp_jpeg_decoder_create(NULL, 0);
+    if (decoder != NULL) decoder->fd = fd;
     return decoder;
 }
 
@@ -153,7 +224,8 @@ void pxp_jpeg_decoder_set_memory_limit(pxp_jpeg_decoder *decoder, long bytes) {
 int pxp_jpeg_decoder_read_header(pxp_jpeg_decoder *decoder, pxp_jpeg_header *header) {
     if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
     struct jpeg_decompress_struct *info = &decoder->info;
-    jpeg_mem_src(info, decoder->data, (unsigned long)decoder->size);
+    if (decoder->fd >= 0) pxp_jpeg_fd_src(decoder);
+    else jpeg_mem_src(info, decoder->data, (unsigned long)decoder->size);
     jpeg_save_markers(info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(info, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(info, TRUE);

@@ -1,9 +1,13 @@
 #include "pixpipe_png.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 // Limits that stop chunk bombs: at most this many ancillary chunks are kept, and no chunk (or
 // decompressed iCCP/zTXt payload) may need more than this many bytes. Image dimensions are left to the
@@ -17,6 +21,9 @@ enum {
     // would inflate the rest (up to 1032 times its size) just to find the end, so decoding stops instead.
     // With the 8 KiB libpng may already hold, at most about 25 MB are inflated after the rows.
     PXP_PNG_TRAILING_IDAT_MAX = 16 * 1024,
+    // Bytes read from a file at a time: large enough that libpng's many small reads (chunk headers,
+    // CRCs) cost no system call each, small enough to be nothing next to one image row band.
+    PXP_PNG_FILE_BUFFER = 64 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -66,9 +73,13 @@ struct pxp_png_decoder {
     pxp_png_messages messages;
     png_structp png;
     png_infop info;
+    // Memory source: `length` bytes at `bytes`, read up to `offset`. File source (`fd` >= 0): `bytes`
+    // is the decoder's own buffer of `length` bytes read from the file, consumed up to `offset`.
     const uint8_t *bytes;
     size_t length;
     size_t offset;
+    int fd;
+    uint8_t *file_buffer;
     int truncated;
     // Set once the read callback has checked what follows the last row, and when it found too much.
     int trailing_checked;
@@ -81,19 +92,57 @@ static uint32_t pxp_png_big_endian_32(const uint8_t *bytes) {
     return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | (uint32_t)bytes[3];
 }
 
+// The 8-byte chunk header at `position` of the whole input, from memory or (without moving the file
+// offset libpng reads from) from the file; 0 when the input ends before it.
+static int pxp_png_chunk_header(const pxp_png_decoder *decoder, size_t position, uint8_t header[8]) {
+    if (decoder->fd < 0) {
+        if (position > decoder->length || decoder->length - position < 8) return 0;
+        memcpy(header, decoder->bytes + position, 8);
+        return 1;
+    }
+    ssize_t got;
+    do {
+        got = pread(decoder->fd, header, 8, (off_t)position);
+    } while (got < 0 && errno == EINTR);
+    return got == 8;
+}
+
+// The whole input's length and libpng's read position in it; for a file, its size and the file offset
+// less what is still buffered. Both are 0 when the file cannot say (the check then finds nothing).
+static void pxp_png_input_extent(const pxp_png_decoder *decoder, size_t *length, size_t *offset) {
+    *length = decoder->length;
+    *offset = decoder->offset;
+    if (decoder->fd < 0) return;
+    struct stat status;
+    const off_t position = lseek(decoder->fd, 0, SEEK_CUR);
+    const size_t buffered = decoder->length - decoder->offset;
+    if (fstat(decoder->fd, &status) != 0 || position < 0 || (size_t)position < buffered) {
+        *length = 0;
+        *offset = 0;
+        return;
+    }
+    *length = (size_t)status.st_size;
+    *offset = (size_t)position - buffered;
+}
+
 // The IDAT payload bytes at or after `offset` that libpng could still inflate: the rest of the IDAT
-// chunk holding `offset` and of the IDAT chunks right after it. Walks the chunks from the signature, as
-// libpng read them; every length is checked against the buffer, and the count stops once over `limit`.
-static size_t pxp_png_idat_bytes_after(const uint8_t *bytes, size_t length, size_t offset, size_t limit) {
+// chunk holding `offset` and of the IDAT chunks right after it. Walks the chunk headers from the
+// signature, as libpng read them; every length is checked against the input, and the count stops once
+// over `limit`.
+static size_t pxp_png_idat_bytes_after(const pxp_png_decoder *decoder, size_t limit) {
     static const uint8_t idat[4] = {'I', 'D', 'A', 'T'};
+    size_t length, offset;
+    pxp_png_input_extent(decoder, &length, &offset);
     size_t remaining = 0;
     size_t position = 8;
-    while (position <= length && length - position >= 8 && remaining <= limit) {
+    uint8_t header[8];
+    while (position <= length && length - position >= 8 && remaining <= limit &&
+           pxp_png_chunk_header(decoder, position, header)) {
         const size_t data_start = position + 8;
-        const size_t data_length = pxp_png_big_endian_32(bytes + position);
+        const size_t data_length = pxp_png_big_endian_32(header);
         const size_t data_end = data_length > length - data_start ? length : data_start + data_length;
         const size_t chunk_end = length - data_end >= 4 ? data_end + 4 : length;
-        const int is_idat = memcmp(bytes + position + 4, idat, 4) == 0;
+        const int is_idat = memcmp(header + 4, idat, 4) == 0;
         if (chunk_end > offset) {
             // libpng stops inflating at the first chunk after the image data that is not an IDAT.
             if (!is_idat) break;
@@ -115,11 +164,40 @@ static void pxp_png_check_trailing_data(png_structp png, pxp_png_decoder *decode
                           png_get_current_row_number(png) >= png_get_image_height(png, decoder->info);
     if (!rows_done) return;
     decoder->trailing_checked = 1;
-    const size_t excess =
-        pxp_png_idat_bytes_after(decoder->bytes, decoder->length, decoder->offset, PXP_PNG_TRAILING_IDAT_MAX);
+    const size_t excess = pxp_png_idat_bytes_after(decoder, PXP_PNG_TRAILING_IDAT_MAX);
     if (excess > PXP_PNG_TRAILING_IDAT_MAX) {
         decoder->trailing_excess = 1;
         png_error(png, "too much image data after the last row");
+    }
+}
+
+// Refills the file buffer; returns the bytes now available, 0 at the end of the file.
+static size_t pxp_png_refill(png_structp png, pxp_png_decoder *decoder) {
+    ssize_t got;
+    do {
+        got = read(decoder->fd, decoder->file_buffer, PXP_PNG_FILE_BUFFER);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) png_error(png, "read error");
+    decoder->bytes = decoder->file_buffer;
+    decoder->length = (size_t)got;
+    decoder->offset = 0;
+    return (size_t)got;
+}
+
+static void pxp_png_read_from_file(png_structp png, png_bytep target, size_t count) {
+    pxp_png_decoder *decoder = (pxp_png_decoder *)png_get_io_ptr(png);
+    pxp_png_check_trailing_data(png, decoder);
+    while (count > 0) {
+        if (decoder->offset == decoder->length && pxp_png_refill(png, decoder) == 0) {
+            decoder->truncated = 1;
+            png_error(png, "unexpected end of data");
+        }
+        size_t available = decoder->length - decoder->offset;
+        size_t step = count < available ? count : available;
+        memcpy(target, decoder->bytes + decoder->offset, step);
+        decoder->offset += step;
+        target += step;
+        count -= step;
     }
 }
 
@@ -141,36 +219,62 @@ static pxp_png_status pxp_png_decoder_failure(pxp_png_decoder *decoder) {
     return decoder->truncated ? PXP_PNG_TRUNCATED : PXP_PNG_CORRUPT;
 }
 
-pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
+static pxp_png_decoder *pxp_png_decoder_create_with(const uint8_t *bytes, size_t length, int fd) {
     pxp_png_decoder *decoder = calloc(1, sizeof(pxp_png_decoder));
     if (decoder == NULL) return NULL;
-    decoder->bytes = bytes;
-    decoder->length = bytes == NULL ? 0 : length;
+    decoder->fd = fd;
+    if (fd >= 0) {
+        decoder->file_buffer = malloc(PXP_PNG_FILE_BUFFER);
+        if (decoder->file_buffer == NULL) {
+            free(decoder);
+            return NULL;
+        }
+    } else {
+        decoder->bytes = bytes;
+        decoder->length = bytes == NULL ? 0 : length;
+    }
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoder->messages, pxp_png_on_error,
                                           pxp_png_on_warning);
     if (decoder->png == NULL) {
+        free(decoder->file_buffer);
         free(decoder);
         return NULL;
     }
     decoder->info = png_create_info_struct(decoder->png);
     if (decoder->info == NULL) {
         png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder->file_buffer);
         free(decoder);
         return NULL;
     }
     // None of these setters can png_error, so no guard is needed here.
-    png_set_read_fn(decoder->png, decoder, pxp_png_read_from_memory);
+    png_set_read_fn(decoder->png, decoder, fd >= 0 ? pxp_png_read_from_file : pxp_png_read_from_memory);
     png_set_user_limits(decoder->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     png_set_chunk_cache_max(decoder->png, PXP_PNG_CHUNK_CACHE_MAX);
     png_set_chunk_malloc_max(decoder->png, PXP_PNG_CHUNK_MALLOC_MAX);
     // A CRC mismatch is an error in every chunk, critical or ancillary: damaged data is never used.
     png_set_crc_action(decoder->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+#ifdef PNG_IGNORE_ADLER32
+    // zlib's Adler-32 of the inflated data costs about 4% of a decode and adds nothing: every IDAT
+    // chunk's CRC-32 above already guards the very same bytes, more strongly, before inflating them.
+    png_set_option(decoder->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     return decoder;
+}
+
+pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length) {
+    return pxp_png_decoder_create_with(bytes, length, -1);
+}
+
+pxp_png_decoder *pxp_png_decoder_create_fd(int fd) {
+    if (fd < 0) return NULL;
+    return pxp_png_decoder_create_with(NULL, 0, fd);
 }
 
 void pxp_png_decoder_destroy(pxp_png_decoder *decoder) {
     if (decoder == NULL) return;
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder->file_buffer);
     free(decoder);
 }
 
@@ -397,6 +501,9 @@ pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_par
                  params->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, params->compression_level);
+    // libpng pairs row filters with zlib's Z_FILTERED strategy; on photos the default strategy is both
+    // faster (about 20% at level 6) and smaller (about 2%), as measured by scripts/bench.
+    png_set_compression_strategy(png, Z_DEFAULT_STRATEGY);
     if (params->icc != NULL && params->icc_length > 0 && params->icc_length <= PNG_UINT_31_MAX) {
         // libpng checks the profile; a profile that does not suit the image (a gray profile on RGB pixels
         // from a converted image, say) is dropped with a warning instead of failing the whole encode.

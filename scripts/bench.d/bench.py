@@ -51,6 +51,7 @@ class Context:
         self.pixpipe = pixpipe
         self.bench_exe = bench_exe
         self.lists = {}
+        self.psnr_cache = os.path.join(BENCH_DIR, "psnr-reference")  # float references, kept across runs
         self._manifest = inputs.manifest(inputs_root)
 
     def megapixels(self, relative_paths):
@@ -168,6 +169,8 @@ def parse_inner(stdout):
 
 def precheck(side, ctx, env):
     """None when the side can run, else (status, reason)."""
+    if side.skip_reason:
+        return "skipped", side.skip_reason
     if side.is_pixpipe and side.pixpipe_subcommand:
         if not ctx.pixpipe:
             return "skipped", f"pixpipe {side.pixpipe_subcommand} not built yet (pixpipe did not build)"
@@ -242,7 +245,7 @@ def run_comparison(comparison, ctx, runs, env, timeout):
                 f"  {comparison.name} run {run_index + 1}/{runs} {side.name}: "
                 f"{report.fmt_time(record.get('inner_s', record['wall_s']))}, peak {report.fmt_bytes(record['peak_bytes'])}"
             )
-    summary = summarize(comparison, sides)
+    summary = summarize(comparison, sides, ctx, env, timeout)
     shutil.rmtree(ctx.trash, ignore_errors=True)
     return summary
 
@@ -275,7 +278,27 @@ def clear_directory(directory, trash):
     os.makedirs(directory)
 
 
-def summarize(comparison, sides):
+def psnr_pass(comparison, side, ctx, env, timeout):
+    """PSNR of the thumbnails side.psnr_argv writes as PNG (one untimed run), or None if it fails.
+
+    The timed runs write JPEG like users do; measuring PSNR on those would mostly measure JPEG
+    quantization at quality 85 (about 30-34 dB on these photos whatever the resampler), so each
+    side makes the same thumbnails once more as lossless PNG and those are compared.
+    """
+    clear_directory(side.psnr_dir, ctx.trash)
+    stem = os.path.join(ctx.work, comparison.name, "logs", f"{side.name}-psnr")
+    result = run_measured(side.psnr_argv, stem + ".out", stem + ".err", env=env, timeout=timeout)
+    if not result.ok:
+        log(f"  {comparison.name} / {side.name}: PSNR run failed: {result.failure_reason()}")
+        return None
+    started = time.monotonic()
+    psnr = quality.psnr_folder(side.psnr_dir, comparison.sources, ctx.psnr_cache)
+    log(f"  {comparison.name} / {side.name}: PSNR of {psnr and psnr['files']} PNG thumbnails "
+        f"({time.monotonic() - started:.1f} s)")
+    return psnr
+
+
+def summarize(comparison, sides, ctx, env, timeout):
     work = comparison.work
     results = []
     for state in sides:
@@ -302,8 +325,10 @@ def summarize(comparison, sides):
                 written = count_results(result_dir)
                 if written < comparison.expected_files:
                     state["warning"] = f"only {written} of {comparison.expected_files} outputs written"
-            if comparison.psnr:
-                state["psnr"] = quality.psnr_folder(result_dir, comparison.sources)
+            if comparison.psnr and not side.psnr_argv:
+                state["psnr"] = quality.psnr_folder(result_dir, comparison.sources, ctx.psnr_cache)
+        if comparison.psnr and side.psnr_argv and state["status"] == "ok":
+            state["psnr"] = psnr_pass(comparison, side, ctx, env, timeout)
         results.append(state)
 
     by_name = {state["name"]: state for state in results}

@@ -28,7 +28,12 @@ class Side:
     pixpipe_subcommand: str = None  # CLI subcommand probed with --help
     requires: tuple = ()  # executables that must exist
     max_runs: int = None  # fewer runs than the others, for a slow peer (img2dataset)
+    skip_reason: str = None  # reported as skipped with this reason, not run (a peer too slow for --quick)
     result_subdir: str = None  # where in out_dir the results are, when not at its top
+    # For rows with psnr=True: a command writing the same thumbnails as lossless PNG into psnr_dir,
+    # run once after the timed runs (untimed), so PSNR measures the resampling, not JPEG quantization.
+    psnr_argv: list = None
+    psnr_dir: str = None
 
 
 @dataclass
@@ -216,6 +221,19 @@ def build(ctx):
             )
         )
 
+    psnr_dir = lambda side: os.path.join(ctx.scratch, "thumbnail-folder-psnr", side)  # noqa: E731
+
+    def vipsthumbnail_folder(out_dir, pattern):
+        return sh(
+            'ls -1 "$1"/* | xargs -P 2 -n 8 vipsthumbnail -s 256 -o "$2/' + pattern + '"', thumbs_src, out_dir
+        )
+
+    def pillow_folder(out_dir, fmt):
+        return py + ["thumbnail", thumbs_src, out_dir, "--size", "256", "--processes", "2", "--format", fmt]
+
+    def pixpipe_folder(out_dir, fmt):
+        return [pixpipe, "thumbnail", thumbs_src, "--out", out_dir, "--size", "256", "--format", fmt]
+
     rows.append(
         Comparison(
             name="thumbnail-folder",
@@ -224,25 +242,27 @@ def build(ctx):
             sides=[
                 Side(
                     "vipsthumbnail",
-                    sh(
-                        'ls -1 "$1"/* | xargs -P 2 -n 8 vipsthumbnail -s 256 -o "$2/' + vips_out + '"',
-                        thumbs_src,
-                        work("thumbnail-folder", "vipsthumbnail"),
-                    ),
+                    vipsthumbnail_folder(work("thumbnail-folder", "vipsthumbnail"), vips_out),
                     out_dir=work("thumbnail-folder", "vipsthumbnail"),
                     requires=("vipsthumbnail",),
+                    psnr_argv=vipsthumbnail_folder(psnr_dir("vipsthumbnail"), "%s.png"),
+                    psnr_dir=psnr_dir("vipsthumbnail"),
                 ),
                 Side(
                     "Pillow",
-                    py + ["thumbnail", thumbs_src, work("thumbnail-folder", "Pillow"), "--size", "256", "--processes", "2"],
+                    pillow_folder(work("thumbnail-folder", "Pillow"), "jpeg"),
                     out_dir=work("thumbnail-folder", "Pillow"),
+                    psnr_argv=pillow_folder(psnr_dir("Pillow"), "png"),
+                    psnr_dir=psnr_dir("Pillow"),
                 ),
                 Side(
                     "pixpipe",
-                    [pixpipe, "thumbnail", thumbs_src, "--out", work("thumbnail-folder", "pixpipe"), "--size", "256"],
+                    pixpipe_folder(work("thumbnail-folder", "pixpipe"), "jpeg"),
                     out_dir=work("thumbnail-folder", "pixpipe"),
                     is_pixpipe=True,
                     pixpipe_subcommand="thumbnail",
+                    psnr_argv=pixpipe_folder(psnr_dir("pixpipe"), "png"),
+                    psnr_dir=psnr_dir("pixpipe"),
                 ),
             ],
             targets=[
@@ -255,7 +275,11 @@ def build(ctx):
             memory="tree",
             psnr=True,
             sources=thumbs_src,
-            note="vipsthumbnail: xargs -P 2; Pillow: draft() + thumbnail(), a pool of 2 processes.",
+            note=(
+                "Timed runs write JPEG q85: vipsthumbnail through xargs -P 2, Pillow draft() + thumbnail() in a "
+                "pool of 2 processes, pixpipe its default threads. PSNR is measured on a separate untimed run of "
+                "each side writing PNG, against a float Lanczos-3 resize of the full decode (scripts/bench.d/quality.py)."
+            ),
         )
     )
 
@@ -318,8 +342,10 @@ def build(ctx):
                      "--resize_mode", "keep_ratio_largest", "--encode_quality", "85", "--processes_count", "2",
                      "--thread_count", "32", "--timeout", "30", "--retries", "0", "--enable_wandb", "False"],
                     out_dir=work("fetch-thumbnail", "img2dataset"),
-                    # Its start-up alone takes seconds; fewer runs keep the whole run in budget.
-                    max_runs=1 if quick else 3,
+                    # Its start-up alone takes seconds; fewer runs keep the whole run in budget, and
+                    # --quick (under two minutes in all) leaves it out.
+                    max_runs=3,
+                    skip_reason="not run with --quick (one run takes 20-25 s); see a full run" if quick else None,
                     requires=(os.path.join(ctx.venv_bin, "img2dataset"),),
                 ),
                 Side(

@@ -4,7 +4,7 @@
     pil_ops.py encode-jpeg FILE --quality 85     time encoding the decoded FILE
     pil_ops.py encode-png FILE                   time encoding the decoded FILE
     pil_ops.py resize FILE --scale 0.125         time resize(LANCZOS) of the decoded FILE
-    pil_ops.py thumbnail DIR OUT --size 256 --processes 2
+    pil_ops.py thumbnail DIR OUT --size 256 --processes 2 [--format jpeg|png]
                                                  thumbnail() with draft, a pool of processes
 
 The timed subcommands print one JSON object with the keys pixpipe-bench prints (op,
@@ -106,12 +106,15 @@ def cmd_resize(args):
 
 
 def thumbnail_one(job):
-    source, destination, size = job
+    source, destination, size, fmt = job
     with Image.open(source) as image:
         image.draft("RGB", (size, size))
         image = image.convert("RGB")
         image.thumbnail((size, size), Image.Resampling.LANCZOS)
-        image.save(destination, "JPEG", quality=85)
+        if fmt == "png":
+            image.save(destination, "PNG", compress_level=1)
+        else:
+            image.save(destination, "JPEG", quality=85)
 
 
 def cmd_thumbnail(args):
@@ -120,7 +123,8 @@ def cmd_thumbnail(args):
     jobs = []
     for name in sorted(os.listdir(source_dir)):
         stem, _ = os.path.splitext(name)
-        jobs.append((os.path.join(source_dir, name), os.path.join(out_dir, stem + ".jpg"), args.size))
+        extension = ".png" if args.format == "png" else ".jpg"
+        jobs.append((os.path.join(source_dir, name), os.path.join(out_dir, stem + extension), args.size, args.format))
     with Pool(args.processes) as pool:
         for _ in pool.imap_unordered(thumbnail_one, jobs, chunksize=4):
             pass
@@ -133,6 +137,7 @@ def main():
     parser.add_argument("--quality", type=int, default=85)
     parser.add_argument("--scale", type=float, default=0.5)
     parser.add_argument("--size", type=int, default=256)
+    parser.add_argument("--format", choices=["jpeg", "png"], default="jpeg", help="thumbnail output format")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)

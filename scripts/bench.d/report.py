@@ -146,12 +146,17 @@ def write_chart(path, meta, results):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # One bar per peer on the row's primary metric, plus every other (peer, metric) a target names
+    # (the folder thumbnail's memory). A target's threshold is drawn as a black tick on its bar.
     bars = []
     for result in results:
-        metric = result["primary"]
-        for peer, ratio in result["ratios"].items():
-            if ratio.get(metric) is not None:
-                bars.append((f"{result['title']}\nvs {peer} ({metric})", ratio[metric]))
+        thresholds = {(t["peer"], t["metric"]): t["threshold"] for t in result["targets"] if t["metric"] != "psnr"}
+        wanted = [(peer, result["primary"]) for peer in result["ratios"]]
+        wanted += [key for key in thresholds if key not in wanted]
+        for peer, metric in wanted:
+            ratio = result["ratios"].get(peer, {}).get(metric)
+            if ratio is not None:
+                bars.append((f"{result['title']}\nvs {peer} ({metric})", ratio, thresholds.get((peer, metric))))
     height = max(3.0, 0.55 * len(bars) + 1.5)
     figure, axes = plt.subplots(figsize=(10, height))
     if not bars:
@@ -161,23 +166,32 @@ def write_chart(path, meta, results):
             ha="center", va="center", fontsize=12,
         )
     else:
-        labels = [label for label, _ in reversed(bars)]
-        values = [value for _, value in reversed(bars)]
+        labels = [label for label, _, _ in reversed(bars)]
+        values = [value for _, value, _ in reversed(bars)]
+        targets = [target for _, _, target in reversed(bars)]
         colors = ["#2a9d8f" if value >= 1 else "#e76f51" for value in values]
         # Bars grow from 1 (parity) towards the ratio, so the side that wins is plain to see.
         axes.barh(labels, [value - 1 for value in values], left=1, color=colors)
         axes.axvline(1.0, color="black", linewidth=1)
         axes.set_xscale("log")
-        low, high = min(values + [1.0]) / 1.3, max(values + [1.0]) * 1.3
+        low, high = min(values + [1.0]) / 1.3, max(values + [1.0]) * 2.0
         axes.set_xlim(low, high)
         ticks = [t for t in (0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 50, 100) if low <= t <= high]
         axes.set_xticks(ticks)
         axes.set_xticklabels([f"{t:g}x" for t in ticks])
         axes.minorticks_off()
-        axes.set_xlabel("peer / pixpipe (log scale): > 1 means pixpipe is faster or uses less memory")
-        for index, value in enumerate(values):
+        axes.set_xlabel(
+            "peer / pixpipe (log scale): > 1 means pixpipe is faster or uses less memory\n"
+            "a black | marks the issue-7 target for that comparison"
+        )
+        for index, (value, target) in enumerate(zip(values, targets)):
             label = f" {value:.2f}x "
-            axes.text(value, index, label, va="center", ha="left" if value >= 1 else "right", fontsize=8)
+            if target is not None:
+                axes.plot([target, target], [index - 0.42, index + 0.42], color="black", linewidth=2.2)
+                label += f"(target {target:g}x: {'met' if value >= target else 'missed'}) "
+            # Labels go right of the bar, or right of parity for a bar that goes left, so they never
+            # run into the row names.
+            axes.text(max(value, target or value, 1.0), index, label, va="center", ha="left", fontsize=8)
         axes.tick_params(axis="y", labelsize=8)
     axes.set_title(f"Pixpipe vs peers ({meta['mode']} run, {meta['date']})")
     figure.tight_layout()

@@ -73,6 +73,10 @@ typedef struct pxp_jpeg_decoder pxp_jpeg_decoder;
 
 /// A decoder over `size` bytes at `data`, or NULL when memory runs out.
 pxp_jpeg_decoder *pxp_jpeg_decoder_create(const unsigned char *data, size_t size);
+/// A decoder reading the open file `fd` from its current offset through a small buffer, so a large file
+/// is never held whole; or NULL when memory runs out. The caller keeps `fd` open for the decoder's life
+/// and closes it afterwards. The end of the file before EOI is a truncation warning, as from memory.
+pxp_jpeg_decoder *pxp_jpeg_decoder_create_fd(int fd);
 /// Frees the decoder and everything libjpeg allocated for it.
 void pxp_jpeg_decoder_destroy(pxp_jpeg_decoder *decoder);
 /// Caps libjpeg's internal memory (for example a progressive file's coefficient buffer); 0 = no cap.

@@ -76,6 +76,10 @@ typedef struct pxp_png_decoder pxp_png_decoder;
 
 /// A decoder reading `length` bytes at `bytes`, or NULL when out of memory.
 pxp_png_decoder *pxp_png_decoder_create(const uint8_t *bytes, size_t length);
+/// A decoder reading the open file `fd` from its current offset through a small buffer, so a large file
+/// is never held whole; or NULL when out of memory. The caller keeps `fd` open for the decoder's life
+/// and closes it afterwards. The end of the file before IEND is reported as truncation.
+pxp_png_decoder *pxp_png_decoder_create_fd(int fd);
 /// Frees the decoder and everything libpng allocated for it. NULL is allowed.
 void pxp_png_decoder_destroy(pxp_png_decoder *decoder);
 /// The last error message (empty when none).

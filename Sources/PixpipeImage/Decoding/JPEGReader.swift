@@ -37,13 +37,27 @@ final class JPEGReader {
     ///
     /// libjpeg's own allocations (a progressive file keeps every DCT coefficient of the full-size
     /// image, whatever the output scale) are capped at 8 bytes per pixel of `pixelLimit` plus 64 MiB.
-    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
+    convenience init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .truncated(format: .jpeg, reason: "empty input")
         }
         guard let handle = pxp_jpeg_decoder_create(base.assumingMemoryBound(to: UInt8.self), bytes.count) else {
             throw .corrupt(format: .jpeg, reason: "out of memory creating the decoder")
         }
+        try self.init(handle: handle, pixelLimit: pixelLimit)
+    }
+
+    /// Opens the file `fileDescriptor` (read from its current offset, in small pieces, never whole) and
+    /// reads the header. The caller closes the descriptor after the reader is gone.
+    convenience init(fileDescriptor: Int32, pixelLimit: Int?) throws(ImageDecodingError) {
+        guard let handle = pxp_jpeg_decoder_create_fd(fileDescriptor) else {
+            throw .corrupt(format: .jpeg, reason: "out of memory creating the decoder")
+        }
+        try self.init(handle: handle, pixelLimit: pixelLimit)
+    }
+
+    /// Takes ownership of `handle` and reads the header.
+    private init(handle: OpaquePointer, pixelLimit: Int?) throws(ImageDecodingError) {
         self.handle = handle
         self.pixelLimit = pixelLimit
         if let pixelLimit {

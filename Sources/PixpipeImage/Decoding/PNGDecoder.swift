@@ -16,7 +16,13 @@ enum PNGDecoder {
     /// with a warning but loses any metadata chunk stored after the image data.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let reader = try PNGReader(bytes: bytes)
-        let header = try reader.readHeader()
+        return try decode(reader, header: reader.readHeader(), options: options)
+    }
+
+    /// Decodes the rest of a PNG whose `header` `reader` has just read.
+    static func decode(_ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions)
+        throws(ImageDecodingError) -> Image
+    {
         try options.checkPixels(width: header.width, height: header.height)
         let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
         guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
@@ -26,11 +32,22 @@ enum PNGDecoder {
         // Only reachable without a pixel limit: a buffer size that does not even fit in an Int.
         let (byteCount, overflow) = output.bytesPerRow.multipliedReportingOverflow(by: header.height)
         if overflow { throw .tooLarge(width: header.width, height: header.height, limit: Int.max) }
-        var pixels = [UInt8](repeating: 0, count: byteCount)
         var warnings: [DecodeWarning] = []
         var chunks = header.chunks
-        let pixelFailure = pixels.withUnsafeMutableBytes { raw in
-            readPixels(reader, into: raw, header: header, output: output)
+        var pixelFailure: RowFailure?
+        // Not zeroed first (a whole extra pass over the image): libpng writes every row, and what a
+        // failure leaves unwritten is zeroed afterwards. Interlaced passes fill rows piecemeal, so
+        // their buffer starts zeroed.
+        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            HugePageAdvice.advise(raw)
+            if output.passes > 1 { raw.initializeMemory(as: UInt8.self, repeating: 0) }
+            pixelFailure = readPixels(reader, into: raw, header: header, output: output)
+            if let pixelFailure, output.passes == 1 {
+                let written = min(byteCount, pixelFailure.rowsRead * output.bytesPerRow)
+                UnsafeMutableRawBufferPointer(rebasing: raw[written...]).initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            initializedCount = byteCount
         }
         if var pixelFailure {
             guard options.strictness == .lenient else { throw pixelFailure.error }

@@ -59,6 +59,15 @@ final class PNGReader {
         self.decoder = decoder
     }
 
+    /// A reader over the open file `fileDescriptor`, read from its current offset in small pieces, never
+    /// whole. The caller closes the descriptor after the reader is gone.
+    init(fileDescriptor: Int32) throws(ImageDecodingError) {
+        guard let decoder = pxp_png_decoder_create_fd(fileDescriptor) else {
+            throw .corrupt(format: .png, reason: "libpng could not allocate a decoder")
+        }
+        self.decoder = decoder
+    }
+
     deinit {
         pxp_png_decoder_destroy(decoder)
     }

@@ -32,15 +32,27 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnail of the PNG or JPEG file at `path`.
+    ///
+    /// The file is read in small pieces as the decoder needs them, never whole, so peak memory does not
+    /// include the compressed file.
     public func thumbnail(contentsOfFile path: String) throws(ThumbnailError) -> Image {
-        do {
-            return try thumbnail(data: Image.readFile(path, byteLimit: options.byteLimit))
-        } catch let error as ThumbnailError {
-            throw error
-        } catch let error as ImageDecodingError {
-            throw .decoding(error)
-        } catch {
-            throw .decoding(.unreadable(path: path, reason: String(describing: error)))
+        let file = try decoding { () throws(ImageDecodingError) in
+            try ThumbnailSourceFile(path: path, byteLimit: options.byteLimit)
+        }
+        switch file.format {
+        case .jpeg:
+            let reader = try decoding { () throws(ImageDecodingError) in
+                try JPEGReader(fileDescriptor: file.descriptor, pixelLimit: options.pixelLimit)
+            }
+            return try jpegThumbnail(reader)
+        case .png:
+            let (reader, header) = try decoding { () throws(ImageDecodingError) in
+                let reader = try PNGReader(fileDescriptor: file.descriptor)
+                return (reader, try reader.readHeader())
+            }
+            return try pngThumbnail(reader, header: header)
+        case nil:
+            throw .decoding(.unsupportedFormat)
         }
     }
 
@@ -50,9 +62,19 @@ public struct Thumbnailer: Sendable {
             throw .decoding(.inputTooLarge(bytes: bytes.count, limit: limit))
         }
         switch ImageFormat.sniff(bytes) {
-        case .jpeg: return try jpegThumbnail(bytes)
-        case .png: return try pngThumbnail(bytes)
-        case nil: throw .decoding(.unsupportedFormat)
+        case .jpeg:
+            let reader = try decoding { () throws(ImageDecodingError) in
+                try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
+            }
+            return try jpegThumbnail(reader)
+        case .png:
+            let (reader, header) = try decoding { () throws(ImageDecodingError) in
+                let reader = try PNGReader(bytes: bytes)
+                return (reader, try reader.readHeader())
+            }
+            return try pngThumbnail(reader, header: header)
+        case nil:
+            throw .decoding(.unsupportedFormat)
         }
     }
 
@@ -78,8 +100,9 @@ public struct Thumbnailer: Sendable {
     /// How many times the target size a reduced JPEG decode keeps, at least.
     static let shrinkMargin = 2
 
-    private func jpegThumbnail(_ bytes: UnsafeRawBufferPointer) throws(ThumbnailError) -> Image {
-        let info = try decoding { () throws(ImageDecodingError) in try JPEGDecoder.info(bytes) }
+    /// The thumbnail from a JPEG reader that has read the header.
+    private func jpegThumbnail(_ reader: JPEGReader) throws(ThumbnailError) -> Image {
+        let info = try decoding { () throws(ImageDecodingError) in try JPEGDecoder.info(reader) }
         let plan = try Plan(
             width: info.width, height: info.height, orientation: info.metadata.orientation, format: .jpeg, options)
         let numerator = Self.jpegScaleNumerator(
@@ -88,16 +111,13 @@ public struct Thumbnailer: Sendable {
             pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness,
             jpegScale: .eighths(numerator))
         let image = try decoding { () throws(ImageDecodingError) in
-            try JPEGDecoder.decode(bytes, options: decodeOptions)
+            try JPEGDecoder.decode(reader, options: decodeOptions)
         }
         return try finish(image, plan: plan)
     }
 
-    private func pngThumbnail(_ bytes: UnsafeRawBufferPointer) throws(ThumbnailError) -> Image {
-        let (reader, header) = try decoding { () throws(ImageDecodingError) in
-            let reader = try PNGReader(bytes: bytes)
-            return (reader, try reader.readHeader())
-        }
+    /// The thumbnail from a PNG reader that has read the header; an interlaced image is decoded whole.
+    private func pngThumbnail(_ reader: PNGReader, header: PNGReader.Header) throws(ThumbnailError) -> Image {
         var early = ImageMetadata()
         header.chunks.apply(to: &early)
         let plan = try Plan(
@@ -107,7 +127,7 @@ public struct Thumbnailer: Sendable {
             let decodeOptions = DecodeOptions(
                 pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
             let image = try decoding { () throws(ImageDecodingError) in
-                try PNGDecoder.decode(bytes, options: decodeOptions)
+                try PNGDecoder.decode(reader, header: header, options: decodeOptions)
             }
             return try finish(image, plan: plan)
         }

@@ -30,6 +30,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
+        // ThreadSanitizer sees it (see Sources/PixpipeLocking/Locked.swift). `package` API only.
+        .target(name: "PixpipeLocking"),
         // The only C the project writes: setjmp guards and constants, all names prefixed `pxp_`.
         .target(
             name: "CPixpipe",
@@ -41,10 +44,10 @@ let package = Package(
             dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
         ),
         // Typed requests over a pluggable transport. Knows nothing of images.
-        .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl"]),
+        .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
-        .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP"]),
-        .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe"]),
+        .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+        .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking"]),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
         // Times the in-process operations for `scripts/bench` (build with `-c release`).
@@ -65,7 +68,7 @@ let package = Package(
             name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
         // Test servers on 127.0.0.1: an in-process HTTP/1.1 server, and nginx with TLS and HTTP/2.
-        .target(name: "PixpipeTestSupport"),
+        .target(name: "PixpipeTestSupport", dependencies: ["PixpipeLocking"]),
         // Test tools run as child processes: the hostile server of `scripts/soak`, and a request loop whose
         // peak memory the CLI tests measure.
         .executableTarget(name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage"]),
@@ -73,14 +76,15 @@ let package = Package(
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
         .testTarget(
             name: "PixpipeHTTPTests",
-            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport"]
+            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]
         ),
         .testTarget(
             name: "PixpipeCLITests",
-            dependencies: ["PixpipeCLI", "PixpipeRequestLoop", "Pixpipe", "PixpipeTestSupport"]
+            dependencies: ["PixpipeCLI", "PixpipeRequestLoop", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]
         ),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
-        .testTarget(name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
+        .testTarget(
+            name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),
         .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 import Testing
 
 // End to end on the shared corpora through the real codecs and orientation transforms.
@@ -37,7 +37,7 @@ struct CorpusTests {
     }
 
     /// `Landscape_1` and `Portrait_1` as PPM, converted once for all the orientation tests.
-    private static let references = Mutex<[String: NetpbmFile]>([:])
+    private static let references = Locked<[String: NetpbmFile]>([:])
 
     private func reference(_ shape: String) throws -> NetpbmFile {
         if let cached = Self.references.withLock({ $0[shape] }) { return cached }

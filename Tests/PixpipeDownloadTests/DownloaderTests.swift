@@ -1,6 +1,6 @@
 import Foundation
+import PixpipeLocking
 import PixpipeTestSupport
-import Synchronization
 import Testing
 
 @testable import Pixpipe
@@ -82,7 +82,7 @@ struct DownloaderTests {
     func retryAfter() async throws {
         let server = try TestHTTPServer()
         let folder = TemporaryFolder()
-        let served = Mutex(0)
+        let served = Locked(0)
         let body = Bodies.png()
         server.route(
             "/busy.png",
@@ -125,7 +125,7 @@ struct DownloaderTests {
         let png = Bodies.png(width: 64, height: 64)
         let cut = Array(png.prefix(png.count / 2))
         server.route("/cut.png", .respond(body: cut))
-        let healed = Mutex(0)
+        let healed = Locked(0)
         server.route(
             "/once.png",
             .handler { _ in

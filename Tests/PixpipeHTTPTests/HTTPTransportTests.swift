@@ -1,6 +1,6 @@
 import Foundation
+import PixpipeLocking
 import PixpipeTestSupport
-import Synchronization
 import Testing
 
 @testable import PixpipeHTTP
@@ -112,7 +112,7 @@ struct HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases)
     func reportsProgressUpToTheDeclaredLength(kind: HTTPTransportKind) async throws {
         server.route("/slowly", .trickle(body: [UInt8](repeating: 3, count: 30_000), chunkSize: 10_000, interval: 0.01))
-        let last = Mutex<TransferProgress?>(nil)
+        let last = Locked<TransferProgress?>(nil)
         let transport = kind.makeTransport(maxConnectionsPerHost: 1)
         _ = try await transport.perform(request("/slowly")) { progress in last.withLock { $0 = progress } }
         #expect(last.withLock { $0 } == TransferProgress(bytesReceived: 30_000, bytesExpected: 30_000))

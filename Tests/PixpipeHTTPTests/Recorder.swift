@@ -1,8 +1,8 @@
-import Synchronization
+import PixpipeLocking
 
 /// A thread-safe list that callbacks running on other threads append to.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     /// Appends `element` and returns how many elements there are now.
     @discardableResult

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 /// A bounded queue of events from a batch to its one consumer, with backpressure.
 ///
@@ -32,7 +32,7 @@ final class EventChannel: Sendable {
     }
 
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A channel buffering at most `capacity` events.
     init(capacity: Int) {

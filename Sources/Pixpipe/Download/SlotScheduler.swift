@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 /// Hands out slots under a global limit and a per-key limit (per host), first come first served.
 ///
@@ -24,7 +24,7 @@ final class SlotScheduler: Sendable {
 
     private let globalLimit: Int
     private let perKeyLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A scheduler allowing `globalLimit` slots in all and `perKeyLimit` per key (both at least 1).
     init(globalLimit: Int, perKeyLimit: Int) {

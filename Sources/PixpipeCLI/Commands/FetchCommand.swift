@@ -1,6 +1,6 @@
 import Dispatch
 import Pixpipe
-import Synchronization
+import PixpipeLocking
 
 /// `pixpipe fetch LIST --out DIR`: downloads a list of image URLs, verified, named, with a manifest.
 struct FetchCommand: Command {
@@ -63,7 +63,7 @@ struct FetchCommand: Command {
         let runner = FetchRunner(settings: settings, console: console)
         // Commands are synchronous; the batch runs on the concurrency pool while this thread waits for it.
         let done = DispatchSemaphore(value: 0)
-        let status = Mutex(ExitStatus.failure)
+        let status = Locked(ExitStatus.failure)
         Task {
             let result = await runner.run()
             status.withLock { $0 = result }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 /// Catches SIGINT while a batch runs: the first one calls `onInterrupt` (a clean stop), a second one exits
 /// at once with status 130. Cancelling restores the default action.
@@ -33,5 +33,5 @@ final class InterruptHandler {
 /// How many SIGINTs arrived, shared with the signal handler.
 private final class InterruptCount: Sendable {
     /// The count.
-    let count = Mutex(0)
+    let count = Locked(0)
 }

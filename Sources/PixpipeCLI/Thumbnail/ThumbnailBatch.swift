@@ -1,6 +1,6 @@
 import Foundation
 import Pixpipe
-import Synchronization
+import PixpipeLocking
 
 /// Runs thumbnail jobs on a fixed number of threads and reports each result as it comes.
 ///
@@ -30,7 +30,7 @@ final class ThumbnailBatch: Sendable {
     private let console: Console
     private let showsProgress: Bool
     private let start = Date()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A batch of `jobs`; the progress bar is drawn only when `showsProgress` (standard error is a terminal).
     init(jobs: [ThumbnailJob], settings: ThumbnailSettings, console: Console, showsProgress: Bool) {

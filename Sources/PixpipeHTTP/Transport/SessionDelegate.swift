@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +8,7 @@ import Synchronization
 /// URLSession's delegate for a ``URLSessionTransport``: routes each event to the ``Transfer`` of its task.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Live transfers by task identifier.
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     /// Starts routing events of `transfer.task` to `transfer`.
     func register(_ transfer: Transfer) {

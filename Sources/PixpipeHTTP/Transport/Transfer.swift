@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +8,7 @@ import Synchronization
 /// One URLSession data task and the async caller waiting for it.
 ///
 /// Events arrive on URLSession's delegate queue while the caller may be cancelled from any thread, so the
-/// state sits behind a `Mutex`; the caller's continuation is resumed exactly once, outside the lock.
+/// state sits behind a `Locked` (a pthread mutex); the caller's continuation is resumed exactly once, outside the lock.
 final class Transfer: Sendable {
     /// Where `resume` and `cancel` run. Both block on URLSession's internal queue on Linux; called from
     /// the two-thread cooperative pool or from the delegate queue they can stall every transfer, so they
@@ -20,7 +20,7 @@ final class Transfer: Sendable {
     /// Where progress goes.
     private let progress: @Sendable (TransferProgress) -> Void
     /// The event state plus the continuation and whether the task was started.
-    private let guarded: Mutex<Guarded>
+    private let guarded: Locked<Guarded>
 
     private struct Guarded {
         var state: TransferState
@@ -35,7 +35,7 @@ final class Transfer: Sendable {
     {
         self.task = task
         self.progress = progress
-        self.guarded = Mutex(Guarded(state: TransferState(request: request)))
+        self.guarded = Locked(Guarded(state: TransferState(request: request)))
     }
 
     /// Starts the task and waits for its outcome; cancellation of the calling task cancels the transfer.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ final class ServerCore: Sendable {
     /// Fired once by ``stop()``; every thread's waits watch it.
     let stopSignal: StopSignal
     /// Routes, records and counters.
-    let state = Mutex(ServerState())
+    let state = Locked(ServerState())
     /// Entered by the accept thread and by each connection thread; ``stop()`` waits for it to empty.
     private let workers = DispatchGroup()
 

@@ -1,4 +1,4 @@
-/// Everything the server's threads share, kept behind one `Mutex` in ``ServerCore``.
+/// Everything the server's threads share, kept behind one `Locked` in ``ServerCore``.
 struct ServerState: Sendable {
     /// What the server saw and did for one path.
     struct PathRecord: Sendable {

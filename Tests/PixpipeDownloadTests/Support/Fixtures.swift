@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 import Testing
 
 @testable import Pixpipe
@@ -101,7 +101,7 @@ func summary(_ events: [DownloadEvent]) -> DownloadSummary? {
 
 /// Counts requests in progress at the server and remembers the most seen at once, per key.
 final class InFlightCounter: Sendable {
-    private let state = Mutex<(current: [String: Int], peak: [String: Int], total: Int, peakTotal: Int)>(
+    private let state = Locked<(current: [String: Int], peak: [String: Int], total: Int, peakTotal: Int)>(
         ([:], [:], 0, 0))
 
     /// Marks a request for `key` as started.
@@ -131,10 +131,10 @@ final class InFlightCounter: Sendable {
 
 /// A writer that stores the first `allowed` files, then fails like a full disk.
 final class FailingWriter: DownloadFileWriting {
-    private let remaining: Mutex<Int>
+    private let remaining: Locked<Int>
 
     init(allowed: Int) {
-        remaining = Mutex(allowed)
+        remaining = Locked(allowed)
     }
 
     func write(_ data: Data, named name: String, in directory: URL) throws(DownloadError) {

@@ -1,6 +1,6 @@
 import Foundation
+import PixpipeLocking
 import PixpipeTestSupport
-import Synchronization
 import Testing
 
 @testable import PixpipeHTTP
@@ -200,7 +200,7 @@ struct CurlMultiEngineTests {
 
 /// Progress reports collected from the engine thread.
 private final class ProgressLog: Sendable {
-    private let storage = Mutex<[CurlTransferProgress]>([])
+    private let storage = Locked<[CurlTransferProgress]>([])
     func append(_ progress: CurlTransferProgress) { storage.withLock { $0.append(progress) } }
     var values: [CurlTransferProgress] { storage.withLock { $0 } }
 }

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 /// A sink that keeps the whole body in memory; the engine's body cap bounds how much that can be.
 final class CurlBodyCollector: CurlTransferSink {
     // The engine thread appends while the transfer runs; the caller reads after the transfer's
     // continuation resumed. The mutex makes that hand-over explicit and costs nothing uncontended.
-    private let storage = Mutex<(head: CurlResponseHead?, body: Data)>((nil, Data()))
+    private let storage = Locked<(head: CurlResponseHead?, body: Data)>((nil, Data()))
 
     /// An empty collector.
     init() {}

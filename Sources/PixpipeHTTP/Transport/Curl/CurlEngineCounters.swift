@@ -1,4 +1,4 @@
-import Synchronization
+import PixpipeLocking
 
 /// Live counts of what a ``CurlMultiEngine`` holds, readable from any thread; tests use them to prove nothing leaks.
 final class CurlEngineCounters: Sendable {
@@ -20,7 +20,7 @@ final class CurlEngineCounters: Sendable {
         var finishedTransfers = 0
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
 
     /// Zeroed counters.
     init() {}

@@ -1,5 +1,5 @@
 internal import CLibCurl
-import Synchronization
+import PixpipeLocking
 
 /// The `CURLM *` of an engine, carried to the engine thread.
 ///
@@ -29,7 +29,7 @@ final class CurlEngineInbox: Sendable {
     }
 
     private let multi: CurlMultiPointer
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An inbox that wakes `multi` when work arrives.
     init(multi: CurlMultiPointer) {

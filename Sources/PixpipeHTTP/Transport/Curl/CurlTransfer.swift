@@ -1,4 +1,4 @@
-import Synchronization
+import PixpipeLocking
 
 /// One submitted transfer as both sides see it: the waiting task and the engine thread.
 ///
@@ -17,7 +17,7 @@ final class CurlTransfer: Sendable {
     let request: CurlTransferRequest
     /// Where the response goes as it streams.
     let sink: any CurlTransferSink
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A transfer that is not yet waited on.
     init(request: CurlTransferRequest, sink: any CurlTransferSink) {

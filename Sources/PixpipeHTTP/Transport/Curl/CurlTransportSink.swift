@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 /// Collects the body for ``CurlTransport`` and reports progress after each chunk, like the URLSession transport.
 ///
@@ -11,7 +11,7 @@ final class CurlTransportSink: CurlTransferSink {
     }
 
     // Written on the engine thread during the transfer, read by the caller after it resumed.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let progress: @Sendable (TransferProgress) -> Void
 
     /// A sink that calls `progress` (on the engine thread) as body bytes arrive.

@@ -14,7 +14,8 @@ Layout (N6/N24 mosaics, see SIZES):
     raw/m6-00.v m24-00.v            the same for vips (its uncompressed format)
     thumbs-src/                     hard links: originals + every mosaic JPEG (the photo folder)
     single-jpeg/ single-png/        hard link to one 24 MP JPEG / PNG (peak memory rows)
-    www/small/s0000.bin ...         ~30 KB deterministic bytes, for the fetch row
+    www/small/s0000.jpg ...         ~30 KB JPEG crops of the photos, for the fetch row (pixpipe
+                                    verifies what it stores, so the files must be real images)
     www/photos/p0000.jpg ...        768x512 and 1536x1024 JPEG photos, for fetch + thumbnail
     manifest.json                   sizes and megapixels of every file above
 """
@@ -27,7 +28,7 @@ import subprocess
 
 from PIL import Image
 
-VERSION = "v2"
+VERSION = "v3"
 TILE = (768, 512)
 SIZES = {
     # mode: (6 MP mosaics, 24 MP mosaics, small files, photos)
@@ -131,12 +132,14 @@ def _build(root, corpus, mode, log):
     _link_into(os.path.join(root, "single-jpeg"), [os.path.join(root, "mosaic", "m24-00.jpg")])
     _link_into(os.path.join(root, "single-png"), [os.path.join(root, "mosaic", "m24-00.png")])
 
-    log(f"inputs: {small_count} small files of ~30 KB")
+    log(f"inputs: {small_count} small JPEGs of ~30 KB")
     generator = random.Random(30)
     for index in range(small_count):
-        path = os.path.join(root, "www", "small", f"s{index:04d}.bin")
-        with open(path, "wb") as handle:
-            handle.write(generator.randbytes(generator.randint(28 * 1024, 32 * 1024)))
+        _, tile = generator.choice(tiles)
+        left = generator.randint(0, tile.width - 320)
+        top = generator.randint(0, tile.height - 240)
+        path = os.path.join(root, "www", "small", f"s{index:04d}.jpg")
+        tile.crop((left, top, left + 320, top + 240)).save(path, "JPEG", quality=90)
 
     log(f"inputs: {photo_count} photos (768x512 and 1536x1024 JPEG)")
     for index in range(photo_count):

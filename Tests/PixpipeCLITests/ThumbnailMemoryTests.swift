@@ -25,9 +25,9 @@ struct ThumbnailMemoryTests {
         #expect(run.status == 0)
         #expect(try Image.info(contentsOfFile: output.path("large.jpg")).width == 256)
         let fullDecodeBytes = width * height * 3
-        // A sanitized child's shadow memory and runtime make its RSS no measure of the streaming.
-        if !ChildProcessUsage.isSanitized {
-            #expect(run.peakBytes > 0 && run.peakBytes < fullDecodeBytes / 3, "child peak RSS \(run.peakMiB) MiB")
-        }
+        // Under a sanitizer the shadow memory and the quarantine of freed rows inflate the peak (68 MiB
+        // measured under ASan); staying under one full decode still shows the image was never held whole.
+        let bound = ChildProcessUsage.isSanitized ? fullDecodeBytes : fullDecodeBytes / 3
+        #expect(run.peakBytes > 0 && run.peakBytes < bound, "child peak RSS \(run.peakMiB) MiB")
     }
 }

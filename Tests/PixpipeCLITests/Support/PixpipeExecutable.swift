@@ -67,7 +67,7 @@ struct PixpipeExecutable {
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
-            output: try Data(contentsOf: outputURL),
-            errors: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+            output: try WholeFile.data(at: outputURL),
+            errors: String(decoding: try WholeFile.data(at: errorURL), as: UTF8.self))
     }
 }

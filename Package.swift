@@ -67,6 +67,10 @@ let package = Package(
         .executableTarget(
             name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
+        .executableTarget(
+            name: "FuzzThumbnail", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzThumbnail"),
+        .executableTarget(
+            name: "FuzzURLList", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzURLList"),
         // Test servers on 127.0.0.1: an in-process HTTP/1.1 server, and nginx with TLS and HTTP/2.
         .target(name: "PixpipeTestSupport", dependencies: ["PixpipeLocking"]),
         // Test tools run as child processes: the hostile server of `scripts/soak`, and a request loop whose

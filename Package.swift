@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "PixpipeTestSupport", dependencies: ["PixpipeLocking"]),
         // Test tools run as child processes: the hostile server of `scripts/soak`, and a request loop whose
         // peak memory the CLI tests measure.
-        .executableTarget(name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage"]),
+        .executableTarget(
+            name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
         .testTarget(

@@ -1,11 +1,11 @@
 import Foundation
 import PixpipeImage
-import Synchronization
+import PixpipeLocking
 
 /// The image behind each soak URL: small, distinct per index (so every stored file has its own hash),
 /// PNG for even indexes and JPEG for odd ones, made once and kept.
 final class SoakImages: Sendable {
-    private let cache = Mutex([Int: [UInt8]]())
+    private let cache = Locked([Int: [UInt8]]())
 
     /// The file extension of URL number `index`, matching the format of its bytes.
     static func fileExtension(of index: Int) -> String {

@@ -1,12 +1,12 @@
-import Synchronization
+import PixpipeLocking
 
 /// Counts the attempts the server saw for each soak URL (requests for the pristine copy excluded).
 final class SoakLedger: Sendable {
-    private let attempts: Mutex<[Int]>
+    private let attempts: Locked<[Int]>
 
     /// A ledger for URLs `0..<count`, all at zero.
     init(count: Int) {
-        attempts = Mutex([Int](repeating: 0, count: count))
+        attempts = Locked([Int](repeating: 0, count: count))
     }
 
     /// Records one more attempt at URL `index` and returns its 1-based number.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PixpipeLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +43,7 @@ public final class NginxTLSServer: Sendable {
     /// The PEM file of the certificate authority that signed the server's certificate.
     public let caFile: String
     private let configuration: NginxConfiguration
-    private let process: Mutex<Process?>
+    private let process: Locked<Process?>
 
     /// How many times to pick new ports when another process took one before nginx bound it.
     private static let portAttempts = 4
@@ -72,7 +72,7 @@ public final class NginxTLSServer: Sendable {
         }
         guard let (configuration, process) = started else { preconditionFailure("the loop ends only once started") }
         self.configuration = configuration
-        self.process = Mutex(process)
+        self.process = Locked(process)
         httpsPort = configuration.httpsPort
         httpPort = configuration.httpPort
         caFile = certificates.caFile

@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
-        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"]),
+        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
             dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]

@@ -154,6 +154,25 @@ static size_t pxp_png_idat_bytes_after(const pxp_png_decoder *decoder, size_t li
     return remaining;
 }
 
+// Whether a chunk other than IDAT declares more data than PXP_PNG_CHUNK_MALLOC_MAX. libpng 1.6.39
+// allocates a text chunk's declared length before reading it (a fuzzed iTXt declaring 1.1 GB made it
+// ask for 1.1 GB) even with the chunk malloc limit set, so the declared lengths are checked here first.
+// IDAT data is streamed, never allocated whole, so its length is left to libpng.
+static int pxp_png_has_oversized_chunk(const pxp_png_decoder *decoder) {
+    static const uint8_t idat[4] = {'I', 'D', 'A', 'T'};
+    size_t length, offset;
+    pxp_png_input_extent(decoder, &length, &offset);
+    size_t position = 8;
+    uint8_t header[8];
+    while (position <= length && length - position >= 8 && pxp_png_chunk_header(decoder, position, header)) {
+        const size_t data_length = pxp_png_big_endian_32(header);
+        if (memcmp(header + 4, idat, 4) != 0 && data_length > PXP_PNG_CHUNK_MALLOC_MAX) return 1;
+        if (data_length > length - position - 8) break;
+        position += 12 + data_length;
+    }
+    return 0;
+}
+
 // After the last row libpng inflates whatever is left of the image data only to find the end of the
 // zlib stream; a small image with a huge stream makes that seconds of work. The first read once every
 // row is done (row number at the height, or pass 7 for Adam7) checks how much is left and stops libpng
@@ -323,6 +342,7 @@ static void pxp_png_fill_metadata(pxp_png_decoder *decoder, pxp_png_info *info) 
 pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info) {
     if (decoder->info_read) return PXP_PNG_FAILURE;
     if (setjmp(png_jmpbuf(decoder->png))) return pxp_png_decoder_failure(decoder);
+    if (pxp_png_has_oversized_chunk(decoder)) png_error(decoder->png, "chunk data is too large");
     png_read_info(decoder->png, decoder->info);
     decoder->info_read = 1;
 

@@ -46,7 +46,7 @@ let package = Package(
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
-        .target(name: "Pixpipe", dependencies: ["PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+        .target(name: "Pixpipe", dependencies: ["CPixpipe", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking"]),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),

@@ -5,11 +5,20 @@ struct AtomicFileWriter: DownloadFileWriting {
     /// Whether `fileName` is a temporary file left by an atomic write (removed when a batch starts).
     static func isTemporary(_ fileName: String) -> Bool { AtomicFile.isTemporary(fileName) }
 
-    func write(_ data: Data, named name: String, in directory: URL) throws(DownloadError) {
+    func write(_ data: Data, named name: String, in directory: URL, flushes: Bool) throws(DownloadError) {
         do throws(AtomicFile.Failure) {
-            try AtomicFile.write(data, to: directory.appendingPathComponent(name).path)
+            try AtomicFile.write(data, to: directory.appendingPathComponent(name).path, flushes: flushes)
         } catch {
             throw Self.downloadError(error)
+        }
+    }
+
+    /// Flushes the file system holding `directory`, for ``FileSync/atEnd``.
+    static func synchronizeFileSystem(containing directory: URL) throws(DownloadError) {
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.synchronizeFileSystem(containing: directory.path)
+        } catch {
+            throw downloadError(error)
         }
     }
 

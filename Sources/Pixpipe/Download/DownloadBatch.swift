@@ -29,13 +29,22 @@ struct DownloadBatch: Sendable {
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
         if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }
-        if case .none = summary.stopReason {
-            do throws(DownloadError) { try manifest.synchronize() } catch {
-                summary.stopReason = .diskError(error.description)
+        // The files first, then the manifest, so no line is on the disk before the file it records.
+        let fileSync = options.fileSync
+        let directory = options.outputDirectory
+        var flushFailure: DownloadError? = await pipeline.fileWork.run {
+            guard fileSync == .atEnd else { return nil }
+            do throws(DownloadError) {
+                try AtomicFileWriter.synchronizeFileSystem(containing: directory)
+                return nil
+            } catch {
+                return error
             }
-        } else {
-            try? manifest.synchronize()
         }
+        if flushFailure == nil {
+            do throws(DownloadError) { try manifest.synchronize() } catch { flushFailure = error }
+        }
+        if let flushFailure, summary.stopReason == nil { summary.stopReason = .diskError(flushFailure.description) }
         await events.send(.stopped(summary))
         return summary
     }

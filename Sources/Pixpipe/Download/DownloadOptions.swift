@@ -43,6 +43,8 @@ public struct DownloadOptions: Sendable {
     public var shard: Shard? = nil
     /// How bodies are verified; strict by default, so truncated images fail and are retried.
     public var decodeOptions: DecodeOptions = .init()
+    /// When stored files are flushed to the disk: once when the batch ends (the default), or each file.
+    public var fileSync: FileSync = .atEnd
     /// The manifest's file name inside the output folder.
     public var manifestName: String = "manifest.jsonl"
 

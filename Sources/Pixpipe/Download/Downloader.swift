@@ -61,7 +61,7 @@ public final class Downloader: Sendable {
             options: options, client: client,
             network: SlotScheduler(globalLimit: options.concurrency, perKeyLimit: options.perHostConcurrency),
             processors: SlotScheduler(globalLimit: processors, perKeyLimit: processors), writer: writer,
-            events: channel)
+            fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel)
         let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
         let task = Task { await batch.run(items) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))

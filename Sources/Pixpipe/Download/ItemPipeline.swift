@@ -12,6 +12,7 @@ struct ItemPipeline: Sendable {
     let network: SlotScheduler
     let processors: SlotScheduler
     let writer: any DownloadFileWriting
+    let fileWork: BlockingWorkQueue
     let events: EventChannel
 
     /// Runs `job` to its outcome.
@@ -72,7 +73,10 @@ struct ItemPipeline: Sendable {
                 guard let processed = await process(response.value, url: url) else { return .cancelled }
                 switch processed {
                 case .success(let image):
-                    return store(image, job: job, status: response.statusCode, attempts: attempts, started: started)
+                    let status = response.statusCode
+                    return await fileWork.run { [self, attempts, started] in
+                        store(image, job: job, status: status, attempts: attempts, started: started)
+                    }
                 case .failure(let processingError):
                     error = processingError
                     guard processingError.isRetryableContent, attempts < policy.maxAttempts else {
@@ -130,7 +134,8 @@ struct ItemPipeline: Sendable {
         }
     }
 
-    /// Writes the processed file (and the original when kept) and makes the item's record.
+    /// Writes the processed file (and the original when kept) and makes the item's record; blocking, so it
+    /// runs on ``fileWork``.
     private func store(
         _ image: ProcessedImage, job: ItemJob, status: Int, attempts: Int, started: ContinuousClock.Instant
     ) -> ItemOutcome {
@@ -140,12 +145,13 @@ struct ItemPipeline: Sendable {
             url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: status, bytes: image.data.count,
             sha256: digest, width: image.width, height: image.height, format: image.format.rawValue,
             attempts: attempts)
+        let flushes = options.fileSync == .eachFile
         do throws(DownloadError) {
             if let original = image.original {
                 let originalName = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
-                try writer.write(original.data, named: originalName, in: options.outputDirectory)
+                try writer.write(original.data, named: originalName, in: options.outputDirectory, flushes: flushes)
             }
-            try writer.write(image.data, named: name, in: options.outputDirectory)
+            try writer.write(image.data, named: name, in: options.outputDirectory, flushes: flushes)
         } catch {
             record.status = .failed
             record.name = nil

@@ -13,30 +13,65 @@ struct ProcessedImage: Sendable {
     /// The original body and its format, when it is kept beside a processed file.
     var original: (data: Data, format: ImageFormat)?
 
-    /// Verifies `body` by decoding it fully (strict options catch truncation), then processes it.
+    /// Verifies `body` by decoding it (strict options catch truncation and damage), then processes it.
+    ///
+    /// Each kind of processing decodes once, at the least size that still reads every byte: a stored original
+    /// is verified with a 1/8 JPEG decode (libjpeg still entropy-decodes every coefficient, so truncation and
+    /// damage are seen, but skips most of the inverse DCT and colour work); a thumbnail is decoded at the
+    /// reduced size it needs; only conversion decodes at full size.
     static func make(
         from body: Data, url: URL, processing: DownloadProcessing, keepsOriginal: Bool, decodeOptions: DecodeOptions
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
-        let image: Image
-        do {
-            image = try Image(data: body, options: decodeOptions)
-        } catch {
-            throw .image(error, url: url)
-        }
+        let original = keepsOriginal ? (data: body, format: sniffed) : nil
         switch processing {
         case .none:
-            return ProcessedImage(data: body, format: sniffed, width: image.width, height: image.height)
+            let (width, height) = try verify(body, format: sniffed, url: url, options: decodeOptions)
+            return ProcessedImage(data: body, format: sniffed, width: width, height: height)
         case .convert(let encoding):
-            return try encode(image, as: encoding, url: url, original: keepsOriginal ? (body, sniffed) : nil)
-        case .thumbnail(let options, let encoding):
+            return try encode(
+                decode(body, url: url, options: decodeOptions), as: encoding, url: url, original: original)
+        case .thumbnail(var options, let encoding):
+            options.strictness = decodeOptions.strictness
             let thumbnail: Image
             do {
-                thumbnail = try Thumbnailer(options).thumbnail(of: image)
+                thumbnail = try Thumbnailer(options).thumbnail(data: body)
+            } catch .decoding(let error) {
+                // Damage found while decoding is the body's fault, like any other decode: retried when truncated.
+                throw .image(error, url: url)
             } catch {
                 throw .thumbnail(error, url: url)
             }
-            return try encode(thumbnail, as: encoding, url: url, original: keepsOriginal ? (body, sniffed) : nil)
+            return try encode(thumbnail, as: encoding, url: url, original: original)
+        }
+    }
+
+    /// Decodes `body` fully enough to prove it complete and returns its stored size.
+    private static func verify(
+        _ body: Data, format: ImageFormat, url: URL, options: DecodeOptions
+    ) throws(DownloadError) -> (width: Int, height: Int) {
+        guard format == .jpeg else {
+            let image = try decode(body, url: url, options: options)
+            return (image.width, image.height)
+        }
+        do throws(ImageDecodingError) {
+            // The pixel limit keeps its meaning (the image's full size), though the check decodes far fewer.
+            let info = try Image.info(data: body, options: options)
+            try options.checkPixels(width: info.width, height: info.height)
+            var reduced = options
+            reduced.jpegScale = .eighths(1)
+            _ = try Image(data: body, options: reduced)
+            return (info.width, info.height)
+        } catch {
+            throw .image(error, url: url)
+        }
+    }
+
+    private static func decode(_ body: Data, url: URL, options: DecodeOptions) throws(DownloadError) -> Image {
+        do {
+            return try Image(data: body, options: options)
+        } catch {
+            throw .image(error, url: url)
         }
     }
 

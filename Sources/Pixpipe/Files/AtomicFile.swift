@@ -1,3 +1,4 @@
+import CPixpipe
 import Foundation
 
 #if canImport(Glibc)
@@ -14,6 +15,10 @@ import Foundation
 /// hidden, so no output name clashes with it), are flushed with `fsync`, renamed over `NAME`, and the
 /// folder itself is flushed so the rename survives. On any failure the temporary file is removed and a
 /// replaced file is left untouched. Shared by the downloader and the CLI's `convert` and `thumbnail`.
+///
+/// A writer of many files may leave the flushing to one ``synchronizeFileSystem(containing:)`` at the end
+/// (`flushes: false`): the rename still makes each file appear whole to every reader and across a killed
+/// process; only a power failure before that sync can lose files, which the downloader detects by hash.
 package enum AtomicFile {
     /// Which step of an atomic write failed, with the system error.
     package struct Failure: Error, Sendable, Hashable {
@@ -45,10 +50,11 @@ package enum AtomicFile {
         fileName.hasPrefix(".") && fileName.contains(temporaryMarker)
     }
 
-    /// Writes `data` to `path`, replacing any file there.
+    /// Writes `data` to `path`, replacing any file there; with `flushes`, the bytes and the rename are on the
+    /// disk when it returns.
     ///
     /// A new file gets `0666` less the umask; a replaced file keeps its mode.
-    package static func write(_ data: Data, to path: String) throws(Failure) {
+    package static func write(_ data: Data, to path: String, flushes: Bool = true) throws(Failure) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var template = Array("\(directory)/.\(url.lastPathComponent)\(temporaryMarker)XXXXXX".utf8CString)
@@ -60,7 +66,7 @@ package enum AtomicFile {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: temporaryPath)
             _ = fchmod(descriptor, permissions(replacing: path))
-            guard fsync(descriptor) == 0 else { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
+            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
         } catch {
             unlink(temporaryPath)
             throw error
@@ -70,7 +76,16 @@ package enum AtomicFile {
             unlink(temporaryPath)
             throw Failure(step: .rename, path: path, code: code)
         }
-        syncDirectory(directory)
+        if flushes { syncDirectory(directory) }
+    }
+
+    /// Flushes every file of the file system holding `directory` (one `syncfs`): the batch form of the
+    /// flush that ``write(_:to:flushes:)`` skips with `flushes: false`.
+    package static func synchronizeFileSystem(containing directory: String) throws(Failure) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { throw Failure(step: .fsync, path: directory, code: errno) }
+        defer { close(descriptor) }
+        guard pxp_syncfs(descriptor) == 0 else { throw Failure(step: .fsync, path: directory, code: errno) }
     }
 
     /// Writes every byte to an open descriptor, resuming after short writes and interruptions.

@@ -14,9 +14,12 @@ struct FetchCommand: Command {
         from the first line that is not a comment; --list-format overrides it. Lines that are not http(s) URLs
         are reported with their line number and recorded in the manifest as failed (errorKind 'invalid-url',
         'unsupported-scheme' or 'invalid-line'); the others go on.
-        Every image is verified by decoding it in full (a truncated one is fetched again), then stored under
-        its list name or its URL's last path component, with the extension of its real format. --name
-        TEMPLATE builds names from {index} {name} {host} {sha256} {ext}. Files are written atomically.
+        Every image is verified by decoding it (a truncated one is fetched again; JPEGs kept as they came are
+        decoded at 1/8 size, which still reads every byte), then stored under its list name or its URL's last
+        path component, with the extension of its real format. --name TEMPLATE builds names from {index}
+        {name} {host} {sha256} {ext}. Files are written atomically (never partial, even if the process is
+        killed) and flushed to the disk together when the batch ends; --fsync-each flushes each file as it
+        is stored instead (slower; only matters if the machine itself crashes).
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped), httpStatus,
         bytes, sha256, width, height, format, attempts, elapsed, error, errorKind. Running again skips items
         already stored; --retry-failed also retries the failures. --shard I/N takes the items whose URL hash
@@ -51,6 +54,7 @@ struct FetchCommand: Command {
         .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
         .flag("retry-failed", help: "Retry items the manifest records as failed."),
         .flag("dry-run", help: "Read the list and show the plan; download nothing."),
+        .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
         .flag("json", help: "Print events as JSON Lines on standard output."),
         .value("transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),
     ]

@@ -60,6 +60,7 @@ struct FetchSettings: Sendable {
         options.keepsOriginal = arguments.isSet("keep-original")
         options.nameTemplate = arguments.value("name")
         options.resume = arguments.isSet("retry-failed") ? .retryFailed : .skipCompleted
+        options.fileSync = arguments.isSet("fsync-each") ? .eachFile : .atEnd
         options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
         self.options = options
     }

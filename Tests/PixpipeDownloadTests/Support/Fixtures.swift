@@ -145,7 +145,7 @@ final class FailingWriter: DownloadFileWriting {
         remaining = Locked(allowed)
     }
 
-    func write(_ data: Data, named name: String, in directory: URL) throws(DownloadError) {
+    func write(_ data: Data, named name: String, in directory: URL, flushes: Bool) throws(DownloadError) {
         let allowed = remaining.withLock { count in
             defer { count -= 1 }
             return count > 0
@@ -153,6 +153,6 @@ final class FailingWriter: DownloadFileWriting {
         guard allowed else {
             throw .write(path: directory.appendingPathComponent(name).path, operation: "write", code: ENOSPC)
         }
-        try AtomicFileWriter().write(data, named: name, in: directory)
+        try AtomicFileWriter().write(data, named: name, in: directory, flushes: flushes)
     }
 }

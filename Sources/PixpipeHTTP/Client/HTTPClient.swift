@@ -111,6 +111,13 @@ public final class HTTPClient: Sendable {
         let transport = self.transport
         let finalRequest = adapted
         let report = progress ?? { _ in }
+        if transport.enforcesTimeout {
+            do throws(FetchError) {
+                return .success(try await transport.perform(finalRequest, progress: report))
+            } catch {
+                return .failure(error)
+            }
+        }
         return await Deadline.run(timeout: finalRequest.timeout, url: finalRequest.url) {
             do throws(FetchError) {
                 return .success(try await transport.perform(finalRequest, progress: report))

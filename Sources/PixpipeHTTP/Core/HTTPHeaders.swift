@@ -89,7 +89,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// ASCII case-insensitive comparison, which is what HTTP field names and tokens need.
+    ///
+    /// Byte by byte, without allocating: every response's fields are looked up this way, and lower-casing
+    /// both sides (or Foundation's locale-aware comparison) cost more than the rest of the header handling.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
+        }
     }
 }

@@ -12,6 +12,15 @@ public protocol HTTPTransport: Sendable {
     func perform(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws(FetchError) -> TransportResponse
+
+    /// Whether the transport itself ends every transfer at `request.timeout`, exactly, with
+    /// ``FetchError/timedOut(after:url:)``; the client then runs no timer of its own per request.
+    var enforcesTimeout: Bool { get }
+}
+
+extension HTTPTransport {
+    /// By default the client races each transfer against its own timer.
+    public var enforcesTimeout: Bool { false }
 }
 
 /// A fully resolved request as a transport sees it: absolute URL, final headers, limits.

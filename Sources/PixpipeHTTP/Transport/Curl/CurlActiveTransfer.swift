@@ -47,8 +47,7 @@ final class CurlActiveTransfer {
     /// Handles one header line; returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        let line = String(decoding: bytes, as: UTF8.self)
-        switch parser.consume(line[...]) {
+        switch parser.consume(bytes: bytes) {
         case .none, .interim:
             return true
         case .malformed:

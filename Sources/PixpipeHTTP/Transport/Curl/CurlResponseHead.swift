@@ -9,7 +9,7 @@ struct CurlResponseHead: Sendable, Hashable {
 
     /// The first value of a header, compared case-insensitively.
     func value(for name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// The Content-Length header, when present and a valid non-negative number.
@@ -21,6 +21,6 @@ struct CurlResponseHead: Sendable, Hashable {
     /// Whether the body arrives with a content coding (then Content-Length counts encoded bytes).
     var hasContentEncoding: Bool {
         guard let coding = value(for: "Content-Encoding") else { return false }
-        return coding.caseInsensitiveCompare("identity") != .orderedSame
+        return !coding.caseInsensitiveEquals("identity")
     }
 }

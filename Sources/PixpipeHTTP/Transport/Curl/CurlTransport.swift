@@ -32,6 +32,9 @@ public final class CurlTransport: HTTPTransport {
         self.caFile = caFile
     }
 
+    /// libcurl ends each transfer at its deadline to the millisecond, so the client needs no timer per request.
+    public var enforcesTimeout: Bool { true }
+
     /// Counts of what the engine holds, for tests that check nothing is left behind.
     var engineCounters: CurlEngineCounters { engine.counters }
 
@@ -63,7 +66,7 @@ public final class CurlTransport: HTTPTransport {
         curl.maxBodyBytes = Int64(max(0, request.maxBodyBytes))
         curl.maxRedirects = max(0, request.redirectPolicy.maxRedirects)
         curl.allowsInsecureRedirects = request.redirectPolicy.allowsInsecureRedirects
-        // libcurl enforces the attempt's deadline to the millisecond; the client's own race is the backstop.
+        // libcurl enforces the attempt's deadline to the millisecond (see `enforcesTimeout`).
         curl.totalTimeout = request.timeout
         curl.connectTimeout = connectTimeout
         curl.idleTimeout = idleTimeout

@@ -67,6 +67,23 @@ struct FetchCommandTests {
             })
     }
 
+    @Test("--no-verify stores a body whose header is whole without decoding it; --fsync-each is accepted")
+    func noVerify() throws {
+        let damaged = Array(png.prefix(png.count - 20))
+        server.route("/damaged.png", .respond(headers: ["Content-Type": "image/png"], body: damaged))
+        let path = try list([server.url("/damaged.png").absoluteString, server.url("/page.html").absoluteString])
+        let result = try run([path, "--out", folder.path("out"), "--no-verify", "--fsync-each"])
+        #expect(result.status == 1)
+        #expect(result.outputLines == [folder.path("out") + "/damaged.png"])
+        let records = try manifestRecords(in: folder)
+        let stored = try #require(records.first { $0.name == "damaged.png" })
+        #expect(stored.status == .ok && stored.width == 16 && stored.attempts == 1)
+        #expect(FileManager.default.contents(atPath: folder.path("out/damaged.png")) == Data(damaged))
+        // Without --no-verify the same body is refused.
+        let verified = try run([path, "--out", folder.path("verified")])
+        #expect(verified.status == 1 && verified.outputLines.isEmpty)
+    }
+
     @Test("A second run downloads nothing again and leaves the manifest as it was")
     func resume() throws {
         let path = try list([server.url("/good.png").absoluteString, "not a url"])

@@ -116,3 +116,17 @@ final class RecordingWriter: DownloadFileWriting {
         try AtomicFileWriter().write(data, named: name, in: directory, flushes: flushes)
     }
 }
+
+extension VerificationTests {
+    @Test("Without decoding, a body with a whole header is stored as it came, sized from its header")
+    func headerOnlyVerification() throws {
+        let cut = Array(Self.photo.prefix(Self.photo.count / 2))
+        let stored = try Result { () throws(DownloadError) in
+            try ProcessedImage.make(
+                from: Data(cut), url: URL(fileURLWithPath: "/x.jpg"), processing: .none, keepsOriginal: false,
+                decodeOptions: DecodeOptions(), verifiesByDecoding: false)
+        }.get()
+        #expect(stored.width == 320 && stored.height == 200 && stored.data == Data(cut))
+        #expect((try? Self.storedAsIs(cut).get()) == nil)
+    }
+}

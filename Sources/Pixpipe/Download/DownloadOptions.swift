@@ -43,6 +43,9 @@ public struct DownloadOptions: Sendable {
     public var shard: Shard? = nil
     /// How bodies are verified; strict by default, so truncated images fail and are retried.
     public var decodeOptions: DecodeOptions = .init()
+    /// Whether images stored as they came (no processing) are decoded to prove them complete (the default).
+    /// When `false` only their header is read: faster, but a truncated or damaged body is stored as is.
+    public var verifiesByDecoding: Bool = true
     /// When stored files are flushed to the disk: once when the batch ends (the default), or each file.
     public var fileSync: FileSync = .atEnd
     /// The manifest's file name inside the output folder.

@@ -127,7 +127,7 @@ struct ItemPipeline: Sendable {
                 return .success(
                     try ProcessedImage.make(
                         from: body, url: url, processing: options.processing, keepsOriginal: options.keepsOriginal,
-                        decodeOptions: options.decodeOptions))
+                        decodeOptions: options.decodeOptions, verifiesByDecoding: options.verifiesByDecoding))
             } catch {
                 return .failure(error)
             }

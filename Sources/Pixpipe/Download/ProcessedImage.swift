@@ -20,13 +20,17 @@ struct ProcessedImage: Sendable {
     /// damage are seen, but skips most of the inverse DCT and colour work); a thumbnail is decoded at the
     /// reduced size it needs; only conversion decodes at full size.
     static func make(
-        from body: Data, url: URL, processing: DownloadProcessing, keepsOriginal: Bool, decodeOptions: DecodeOptions
+        from body: Data, url: URL, processing: DownloadProcessing, keepsOriginal: Bool, decodeOptions: DecodeOptions,
+        verifiesByDecoding: Bool = true
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
         let original = keepsOriginal ? (data: body, format: sniffed) : nil
         switch processing {
         case .none:
-            let (width, height) = try verify(body, format: sniffed, url: url, options: decodeOptions)
+            let (width, height) =
+                verifiesByDecoding
+                ? try verify(body, format: sniffed, url: url, options: decodeOptions)
+                : try header(of: body, url: url, options: decodeOptions)
             return ProcessedImage(data: body, format: sniffed, width: width, height: height)
         case .convert(let encoding):
             return try encode(
@@ -61,6 +65,19 @@ struct ProcessedImage: Sendable {
             var reduced = options
             reduced.jpegScale = .eighths(1)
             _ = try Image(data: body, options: reduced)
+            return (info.width, info.height)
+        } catch {
+            throw .image(error, url: url)
+        }
+    }
+
+    /// The stored size from the header alone (the pixel limit applies), for ``DownloadOptions/verifiesByDecoding`` off.
+    private static func header(
+        of body: Data, url: URL, options: DecodeOptions
+    ) throws(DownloadError) -> (width: Int, height: Int) {
+        do throws(ImageDecodingError) {
+            let info = try Image.info(data: body, options: options)
+            try options.checkPixels(width: info.width, height: info.height)
             return (info.width, info.height)
         } catch {
             throw .image(error, url: url)

@@ -15,7 +15,8 @@ struct FetchCommand: Command {
         are reported with their line number and recorded in the manifest as failed (errorKind 'invalid-url',
         'unsupported-scheme' or 'invalid-line'); the others go on.
         Every image is verified by decoding it (a truncated one is fetched again; JPEGs kept as they came are
-        decoded at 1/8 size, which still reads every byte), then stored under its list name or its URL's last
+        decoded at 1/8 size, which still reads every byte; --no-verify reads only the header, so a damaged
+        image is not noticed), then stored under its list name or its URL's last
         path component, with the extension of its real format. --name TEMPLATE builds names from {index}
         {name} {host} {sha256} {ext}. Files are written atomically (never partial, even if the process is
         killed) and flushed to the disk together when the batch ends; --fsync-each flushes each file as it
@@ -54,6 +55,7 @@ struct FetchCommand: Command {
         .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
         .flag("retry-failed", help: "Retry items the manifest records as failed."),
         .flag("dry-run", help: "Read the list and show the plan; download nothing."),
+        .flag("no-verify", help: "Store images as they came after reading only their header (no decode)."),
         .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
         .flag("json", help: "Print events as JSON Lines on standard output."),
         .value("transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),

@@ -58,6 +58,7 @@ struct FetchSettings: Sendable {
             } ?? options.transport
         options.processing = try Self.processing(arguments)
         options.keepsOriginal = arguments.isSet("keep-original")
+        options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")
         options.resume = arguments.isSet("retry-failed") ? .retryFailed : .skipCompleted
         options.fileSync = arguments.isSet("fsync-each") ? .eachFile : .atEnd

@@ -2,14 +2,27 @@ import Foundation
 import PixpipeHTTP
 
 // PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]
+// PixpipeRequestLoop @LIST COUNT [CONCURRENCY] [curl|urlsession]
 //
-// Sends COUNT GET requests for URL (each with its own `?request=I`), CONCURRENCY at a time, through one
-// `HTTPClient`, and exits 0 when every one answered 200, 1 otherwise. The memory tests run it as a
-// child process and compare its peak RSS over 1,000 and 10,000 requests: a per-request leak shows.
+// Sends COUNT GET requests for URL (each with its own `?request=I`), or for the URLs of the file LIST (one
+// per line, in turn), CONCURRENCY at a time, through one `HTTPClient`, and exits 0 when every one answered
+// 200, 1 otherwise. The memory tests run it as a child process and compare its peak RSS over 1,000 and
+// 10,000 requests: a per-request leak shows. `scripts/bench` runs it on a list to time the transports alone.
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, let base = URL(string: arguments[1]), let count = Int(arguments[2]), count >= 0 else {
-    FileHandle.standardError.write(Data("usage: PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]\n".utf8))
+let usage = "usage: PixpipeRequestLoop URL|@LIST COUNT [CONCURRENCY] [curl|urlsession]\n"
+guard arguments.count >= 3, let count = Int(arguments[2]), count >= 0 else {
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(2)
+}
+let listURLs: [URL]? =
+    arguments[1].hasPrefix("@")
+    ? (try? String(contentsOfFile: String(arguments[1].dropFirst()), encoding: .utf8))?
+        .split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
+    : nil
+let base = URL(string: arguments[1])
+guard listURLs.map({ !$0.isEmpty }) ?? (base != nil) else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let concurrency = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 8) : 8
@@ -26,15 +39,22 @@ let client = HTTPClient(configuration: configuration, transport: kind)
 
 /// Sends request number `index` and says whether it got a 200.
 @Sendable func send(_ index: Int) async -> Bool {
-    var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
-    components?.queryItems = [URLQueryItem(name: "request", value: String(index))]
-    guard let url = components?.url else { return false }
+    guard let url = target(index) else { return false }
     do {
         return try await client.response(for: Request<Data>(url: url)).statusCode == 200
     } catch {
         FileHandle.standardError.write(Data("PixpipeRequestLoop: request \(index): \(error)\n".utf8))
         return false
     }
+}
+
+/// The URL of request number `index`.
+@Sendable func target(_ index: Int) -> URL? {
+    if let listURLs { return listURLs[index % listURLs.count] }
+    guard let base else { return nil }
+    var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+    components?.queryItems = [URLQueryItem(name: "request", value: String(index))]
+    return components?.url
 }
 
 let failures = await withTaskGroup(of: Bool.self) { group in

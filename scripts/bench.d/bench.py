@@ -71,7 +71,8 @@ class Context:
                 for name in names:
                     url = server.url(f"{kind}/{name}")
                     if fmt == "curl":
-                        handle.write(f'url = "{url}"\noutput = "{os.path.join(out_dir, name)}"\n')
+                        target = "/dev/null" if out_dir == os.devnull else os.path.join(out_dir, name)
+                        handle.write(f'url = "{url}"\noutput = "{target}"\n')
                     else:
                         handle.write(url + "\n")
 
@@ -417,6 +418,7 @@ def main():
             pixpipe, pixpipe_reason = build_release("pixpipe")
         if not args.pixpipe_bench:
             bench_exe, bench_reason = build_release("pixpipe-bench")
+        build_release("PixpipeRequestLoop")
     pixpipe = os.path.abspath(args.pixpipe) if args.pixpipe else pixpipe
     bench_exe = os.path.abspath(args.pixpipe_bench) if args.pixpipe_bench else bench_exe
     for reason in (pixpipe_reason, bench_reason):
@@ -432,6 +434,9 @@ def main():
     os.makedirs(scratch)
     log(f"outputs of the sides: {scratch}")
     ctx = Context(args, inputs_root, pixpipe, bench_exe, scratch)
+    # The transport row's client: built beside pixpipe, used when present.
+    loop = os.path.join(os.path.dirname(pixpipe or ""), "PixpipeRequestLoop") if pixpipe else None
+    ctx.request_loop = loop if loop and os.path.exists(loop) else None
     every = comparisons.build(ctx)
     names = {c.name for c in every}
     # A full name selects that comparison alone; anything else is a prefix.

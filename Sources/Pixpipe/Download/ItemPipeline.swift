@@ -99,11 +99,14 @@ struct ItemPipeline: Sendable {
         }
     }
 
+    /// Every status code, built once (not per request).
+    private static let everyStatus = Set(100..<600)
+
     /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
     private func fetch(_ url: URL, index: Int, remaining: Duration?) async -> Result<Response<Data>, FetchError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
-        request.acceptableStatusCodes = Set(100..<600)
+        request.acceptableStatusCodes = Self.everyStatus
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
         request.timeout = remaining.map { min(options.timeout, $0) } ?? options.timeout

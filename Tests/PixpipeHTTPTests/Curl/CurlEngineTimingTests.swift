@@ -100,11 +100,17 @@ struct CurlEngineTimingTests {
         #expect(afterCancel.activeTransfers == 0)
         #expect(afterCancel.finishedTransfers == count)
         #expect(afterCancel.liveEasyHandles <= CurlEngineConfiguration().maxPooledHandles)
+        let connectedWhileRunning = OpenConnections.count(toPort: server.port)
         await engine.shutdown()
         let afterShutdown = engine.counters.snapshot
-        // Seen once under full parallel load: sockets counted open but never seen closing (libcurl
-        // closing some without the close-socket callback, or a real leak) — not yet explained.
-        withKnownIssue("socket count after cancelling under load", isIntermittent: true) {
+        // What the kernel holds is the requirement: no connection to the server survives the engine.
+        if let connected = OpenConnections.count(toPort: server.port) {
+            #expect(
+                connected == 0, "\(connected) sockets still connected (\(connectedWhileRunning ?? -1) before shutdown)")
+        }
+        // libcurl's close-socket callback, counted: seen once under full parallel load to miss the 16-17
+        // connections of this test while the kernel check (added after) is what decides whether one leaked.
+        withKnownIssue("libcurl closing sockets without the close-socket callback", isIntermittent: true) {
             #expect(afterShutdown.openSockets == 0)
         }
         #expect(afterShutdown.liveEasyHandles == 0)

@@ -23,6 +23,10 @@ final class CurlEngineInbox: Sendable {
 
     private struct State {
         var work = Work()
+        /// The engine thread is (about to be) blocked in `curl_multi_poll` with nothing queued: the next
+        /// piece of work must wake it. Otherwise it takes the work before it next blocks, and no wake-up
+        /// (a `send` on libcurl's socket pair, then a `poll` return and a `recv`) is spent.
+        var engineWaiting = false
         var closed = false
         var exited = false
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
@@ -41,7 +45,7 @@ final class CurlEngineInbox: Sendable {
         state.withLock { state in
             guard !state.closed, !state.work.stopRequested else { return false }
             state.work.submissions.append(transfer)
-            curl_multi_wakeup(multi.raw)
+            wakeIfWaiting(&state)
             return true
         }
     }
@@ -51,7 +55,7 @@ final class CurlEngineInbox: Sendable {
         state.withLock { state in
             guard !state.closed else { return }
             state.work.cancellations.append(transfer)
-            curl_multi_wakeup(multi.raw)
+            wakeIfWaiting(&state)
         }
     }
 
@@ -60,8 +64,31 @@ final class CurlEngineInbox: Sendable {
         state.withLock { state in
             guard !state.closed, !state.work.stopRequested else { return }
             state.work.stopRequested = true
-            curl_multi_wakeup(multi.raw)
+            wakeIfWaiting(&state)
         }
+    }
+
+    /// Wakes the engine thread if it waits for work (under the lock, so the multi handle is still open).
+    private func wakeIfWaiting(_ state: inout State) {
+        guard state.engineWaiting else { return }
+        state.engineWaiting = false
+        curl_multi_wakeup(multi.raw)
+    }
+
+    /// Whether the engine thread may block in `curl_multi_poll` now: `true` when nothing is queued, and
+    /// from then on submitters wake it; `false` when work arrived since ``take()`` (engine thread).
+    func beginWaiting() -> Bool {
+        state.withLock { state in
+            let idle =
+                state.work.submissions.isEmpty && state.work.cancellations.isEmpty && !state.work.stopRequested
+            state.engineWaiting = idle
+            return idle
+        }
+    }
+
+    /// The engine thread is back from `curl_multi_poll`; work arriving now needs no wake-up.
+    func endWaiting() {
+        state.withLock { $0.engineWaiting = false }
     }
 
     /// Takes everything queued so far (engine thread).

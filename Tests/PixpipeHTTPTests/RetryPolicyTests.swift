@@ -64,4 +64,22 @@ struct RetryPolicyTests {
         #expect(!policy.shouldRetry(.cancelled(url: url), method: .get, attempt: 1))
         #expect(!policy.shouldRetry(.bodyTooLarge(limit: 1, url: url), method: .get, attempt: 1))
     }
+
+    /// Concurrent retries draw their waits at once; under `scripts/test --sanitize thread` this is the
+    /// test that shows whether those draws share memory (they did, through an empty generator's address).
+    @Test func manyTasksDrawWaitsAtOnce() async {
+        let policy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(4))
+        let inRange = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<2_000).allSatisfy { attempt in
+                        let wait = policy.delay(afterAttempt: attempt % 3 + 1)
+                        return wait >= .zero && wait <= .seconds(4)
+                    }
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(inRange)
+    }
 }

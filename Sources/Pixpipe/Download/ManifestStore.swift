@@ -30,7 +30,6 @@ final class ManifestStore {
     /// Path of the manifest.
     let path: String
     private let descriptor: Int32
-    private let encoder: JSONEncoder
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
     /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo).
@@ -56,8 +55,6 @@ final class ManifestStore {
     private init(path: String, descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
     }
 
     deinit {
@@ -66,14 +63,7 @@ final class ManifestStore {
 
     /// Appends `record` as one line.
     func append(_ record: ManifestRecord) throws(DownloadError) {
-        let line: Data
-        do {
-            line = try encoder.encode(record) + Data("\n".utf8)
-        } catch {
-            // A record holds only strings and numbers; encoding it cannot fail, but say so if it does.
-            throw .write(path: path, operation: "encode a record for", code: EINVAL)
-        }
-        try AtomicFileWriter.writeAll(line, to: descriptor, path: path)
+        try AtomicFileWriter.writeAll(record.jsonLine, to: descriptor, path: path)
     }
 
     /// Flushes the manifest to the disk.

@@ -8,6 +8,9 @@ struct FetchEventReporter {
     private let console: Console
     private let encoder = JSONLineEncoder()
     private var bar: FetchProgressBar?
+    /// The output folder as the user named it, with a trailing slash: stored paths are this plus a name
+    /// (building a URL per file showed in profiles of thousands of small files).
+    private let folderPrefix: String
     /// Bytes received by items still in flight, by index; finished items move to `finishedBytes`.
     private var inFlight: [Int: Int] = [:]
     private var finishedBytes = 0
@@ -16,6 +19,8 @@ struct FetchEventReporter {
     init(settings: FetchSettings, console: Console, expected: Int) {
         self.settings = settings
         self.console = console
+        let folder = settings.options.outputDirectory.relativePath
+        folderPrefix = folder.hasSuffix("/") ? folder : folder + "/"
         bar = FetchProgressBar.isTerminal ? FetchProgressBar(total: expected, console: console) : nil
     }
 
@@ -59,7 +64,7 @@ struct FetchEventReporter {
         if settings.json {
             console.printLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
         } else if record.status == .ok, let name = record.name {
-            console.printLine(settings.options.outputDirectory.appendingPathComponent(name).relativePath)
+            console.printLine(folderPrefix + name)
         }
     }
 }

@@ -65,7 +65,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The wait after attempt `attempt` using the system random source.
     public func delay(afterAttempt attempt: Int, retryAfter: Duration? = nil) -> Duration {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SystemRandomSource()
         return delay(afterAttempt: attempt, retryAfter: retryAfter, using: &generator)
     }
 
@@ -82,5 +82,19 @@ extension Duration {
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The system's random numbers, in a value with storage.
+///
+/// `SystemRandomNumberGenerator` has no stored properties, and an `inout` access to an empty value can
+/// use one shared address for every thread: ThreadSanitizer then reports concurrent retries' draws as a
+/// race on that address (it did, in CI). A byte of storage gives each caller's generator its own place.
+private struct SystemRandomSource: RandomNumberGenerator {
+    private var system = SystemRandomNumberGenerator()
+    private var storage: UInt8 = 0
+
+    mutating func next() -> UInt64 {
+        system.next()
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import Pixpipe
+
+/// The manifest's hand-built JSON lines against Foundation's encoder and decoder.
+@Suite("Manifest lines")
+struct ManifestLineTests {
+    static let records: [ManifestRecord] = [
+        ManifestRecord(url: "https://example.com/a.png", status: .skipped),
+        ManifestRecord(
+            url: "https://example.com/dir/a.png?x=1&y=\"2\"", name: "a.png", status: .ok, httpStatus: 200,
+            bytes: 1234, sha256: String(repeating: "ab", count: 32), width: 640, height: 480, format: "png",
+            attempts: 2, elapsed: 0.012_345_678_9),
+        ManifestRecord(
+            url: "http://h/\u{1}\u{1F}\u{7F}", status: .failed, httpStatus: 503, attempts: 3, elapsed: 1e-05,
+            error: "line one\nline two\twith \\ backslash and \"quotes\"\r\u{8}\u{C}", errorKind: "http-status"),
+        ManifestRecord(url: "https://例え.jp/画像.jpg", name: "画像 🎨.jpg", status: .ok, elapsed: 1.0),
+    ]
+
+    @Test("Each line decodes to the record it was made from", arguments: records)
+    func roundTrip(record: ManifestRecord) throws {
+        let line = record.jsonLine
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
+        #expect(try JSONDecoder().decode(ManifestRecord.self, from: line) == record)
+    }
+
+    @Test("Each line is the object JSONEncoder writes", arguments: records)
+    func sameObjectAsJSONEncoder(record: ManifestRecord) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let ours = try #require(try JSONSerialization.jsonObject(with: record.jsonLine) as? NSDictionary)
+        let theirs = try #require(try JSONSerialization.jsonObject(with: encoder.encode(record)) as? NSDictionary)
+        #expect(ours == theirs)
+    }
+
+    @Test("Arbitrary text survives, control characters included")
+    func arbitraryText() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let scalars = (0..<Int.random(in: 0..<40, using: &generator)).compactMap { _ -> Unicode.Scalar? in
+                let pick = Int.random(in: 0..<4, using: &generator)
+                let value: UInt32 =
+                    pick == 0
+                    ? UInt32.random(in: 0..<0x20, using: &generator)
+                    : pick == 1
+                        ? UInt32.random(in: 0x20..<0x80, using: &generator)
+                        : pick == 2
+                            ? UInt32.random(in: 0x80..<0xD800, using: &generator)
+                            : UInt32.random(in: 0x1_0000..<0x1_0FFF, using: &generator)
+                return Unicode.Scalar(value)
+            }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            let record = ManifestRecord(url: text, name: text, status: .failed, error: text, errorKind: text)
+            #expect(try JSONDecoder().decode(ManifestRecord.self, from: record.jsonLine) == record)
+        }
+    }
+}

@@ -283,6 +283,17 @@ def build(ctx):
         )
     )
 
+    def small_fetch(name, folder, *extra):
+        """A `pixpipe fetch` side of the fetch-small row, 32 connections like curl's, with extra options."""
+        return Side(
+            name,
+            [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", work("fetch-small", folder),
+             "--concurrency", "32", "--per-host", "32", *extra],
+            out_dir=work("fetch-small", folder),
+            is_pixpipe=True,
+            pixpipe_subcommand="fetch",
+        )
+
     rows.append(
         Comparison(
             name="fetch-small",
@@ -312,33 +323,12 @@ def build(ctx):
                     out_dir=work("fetch-small", "aria2c"),
                     requires=("aria2c",),
                 ),
-                Side(
-                    "pixpipe",
-                    [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", work("fetch-small", "pixpipe"),
-                     "--concurrency", "32", "--per-host", "32"],
-                    out_dir=work("fetch-small", "pixpipe"),
-                    is_pixpipe=True,
-                    pixpipe_subcommand="fetch",
-                ),
+                small_fetch("pixpipe", "pixpipe"),
                 # The same without the decode that proves each image complete: what the transport, hashing,
                 # atomic writes and the manifest cost on their own.
-                Side(
-                    "pixpipe --no-verify",
-                    [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", work("fetch-small", "no-verify"),
-                     "--concurrency", "32", "--per-host", "32", "--no-verify"],
-                    out_dir=work("fetch-small", "no-verify"),
-                    is_pixpipe=True,
-                    pixpipe_subcommand="fetch",
-                ),
+                small_fetch("pixpipe --no-verify", "no-verify", "--no-verify"),
                 # Issue 6's second yardstick: the libcurl transport against the URLSession one.
-                Side(
-                    "pixpipe --transport urlsession",
-                    [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", work("fetch-small", "urlsession"),
-                     "--concurrency", "32", "--per-host", "32", "--transport", "urlsession"],
-                    out_dir=work("fetch-small", "urlsession"),
-                    is_pixpipe=True,
-                    pixpipe_subcommand="fetch",
-                ),
+                small_fetch("pixpipe --transport urlsession", "urlsession", "--transport", "urlsession"),
             ],
             targets=[Target("curl", "time", 1.0, "at least curl's speed (libcurl transport)")],
             expected_files=small_count,

@@ -160,6 +160,7 @@ struct HTTPTransportTests {
         let elapsed = clock.now - started
         // The wall clock only proves sub-second behaviour: it also counts task scheduling, which a loaded
         // machine delays. Run alone, the overshoot is a few milliseconds.
-        #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(750))
+        // libcurl counts whole milliseconds and may end a transfer up to 1 ms before the deadline.
+        #expect(elapsed >= .milliseconds(249) && elapsed < .milliseconds(750))
     }
 }

@@ -26,7 +26,8 @@ import Testing
             // (the error above already says which timeout fired; sanitized code only gets more slack).
             let slack: Duration =
                 ProcessInfo.processInfo.environment["PIXPIPE_SANITIZER"] == nil ? .milliseconds(900) : .seconds(5)
-            #expect(elapsed >= .milliseconds(300) && elapsed < slack, "took \(elapsed)")
+            // libcurl counts whole milliseconds and may give up up to 1 ms before the deadline.
+            #expect(elapsed >= .milliseconds(299) && elapsed < slack, "took \(elapsed)")
         }
     }
 

@@ -40,7 +40,9 @@ struct CurlEngineTimingTests {
         // handle joins the multi handle, a little before the engine notes the start, so the lower
         // bound is checked on the wall clock.
         #expect(reported < 300)
-        #expect(duration >= .milliseconds(250) && duration < .milliseconds(750))
+        // libcurl counts whole milliseconds (its time differences can round up), so it may fire up to 1 ms
+        // early by the wall clock: seen once when the engine polled at the very moment.
+        #expect(duration >= .milliseconds(249) && duration < .milliseconds(750))
         await engine.shutdown()
     }
 

@@ -31,11 +31,6 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzDecodeRunner {
         /// Runs every argument through ``fuzzDecode(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzDecode(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzDecode) }
     }
 #endif

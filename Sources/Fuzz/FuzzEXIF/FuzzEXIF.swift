@@ -21,11 +21,6 @@ public func fuzzEXIF(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzEXIFRunner {
         /// Runs every argument through ``fuzzEXIF(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzEXIF(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzEXIF) }
     }
 #endif

@@ -25,11 +25,6 @@ public func fuzzJPEGScaled(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzJPEGScaledRunner {
         /// Runs every argument through ``fuzzJPEGScaled(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzJPEGScaled(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzJPEGScaled) }
     }
 #endif

@@ -32,11 +32,6 @@ public func fuzzJSONKeyPath(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzJSONKeyPathRunner {
         /// Runs every argument through ``fuzzJSONKeyPath(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzJSONKeyPath(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzJSONKeyPath) }
     }
 #endif

@@ -29,6 +29,15 @@ public enum FuzzInputRunner {
         return unreadable == 0 ? 0 : 1
     }
 
+    /// The whole `main` of a fuzz target built without libFuzzer: runs `entry` (its libFuzzer entry point)
+    /// on every file named on the command line and exits with ``run(arguments:_:)``'s status.
+    public static func main(entry: (UnsafeRawPointer?, Int) -> CInt) -> Never {
+        let status = run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
+            _ = entry(bytes.baseAddress, bytes.count)
+        }
+        exit(status)
+    }
+
     /// Adapts libFuzzer's `(pointer, count)` pair, whose pointer may be null for empty input.
     public static func bytes(_ start: UnsafeRawPointer?, _ count: Int) -> UnsafeRawBufferPointer {
         guard let start, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }

@@ -52,11 +52,6 @@ public func fuzzThumbnail(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzThumbnailRunner {
         /// Runs every argument through ``fuzzThumbnail(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzThumbnail(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzThumbnail) }
     }
 #endif

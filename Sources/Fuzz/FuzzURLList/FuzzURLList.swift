@@ -28,11 +28,6 @@ public func fuzzURLList(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     @main
     enum FuzzURLListRunner {
         /// Runs every argument through ``fuzzURLList(_:_:)``.
-        static func main() {
-            let status = FuzzInputRunner.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-                _ = fuzzURLList(bytes.baseAddress, bytes.count)
-            }
-            exit(status)
-        }
+        static func main() { FuzzInputRunner.main(entry: fuzzURLList) }
     }
 #endif

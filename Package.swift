@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
         .testTarget(
             name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),
-        .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe"]),
+        .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

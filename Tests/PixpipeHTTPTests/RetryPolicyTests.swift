@@ -1,18 +1,7 @@
 import Foundation
 import PixpipeHTTP
+import PixpipeTestSupport
 import Testing
-
-/// A seeded generator (SplitMix64), so jittered delays are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Retry policy without sleeping")
 struct RetryPolicyTests {
@@ -27,17 +16,17 @@ struct RetryPolicyTests {
     }
 
     @Test func fullJitterSpansZeroToTheCeiling() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         let delays = (0..<1000).map { _ in policy.delay(afterAttempt: 3, using: &generator) }
         #expect(delays.allSatisfy { $0 >= .zero && $0 <= .milliseconds(400) })
         #expect(delays.min()! < .milliseconds(20))
         #expect(delays.max()! > .milliseconds(380))
-        var again = SeededGenerator(state: 42)
+        var again = SeededGenerator(seed: 42)
         #expect(policy.delay(afterAttempt: 3, using: &again) == delays[0])
     }
 
     @Test func retryAfterWinsButIsCappedByTheMaximumDelay() {
-        var generator = SeededGenerator(state: 1)
+        var generator = SeededGenerator(seed: 1)
         #expect(policy.delay(afterAttempt: 1, retryAfter: .milliseconds(300), using: &generator) == .milliseconds(300))
         #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(120), using: &generator) == .seconds(1))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeTestSupport
 import Testing
 
 @Suite("URL lists: long lines, chunk boundaries and hostile bytes")
@@ -40,7 +41,7 @@ struct LineLimitTests {
         "Arbitrary bytes never trap and every error carries a line",
         arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func randomBytes(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let alphabet = Array("\",\t\n\r{}[]:#\\ hurl=name/.ftps%\u{00}\u{FF}".utf8) + [0xC3, 0xA9, 0xF0]
         for format in [nil] + URLListFormat.allCases.map(Optional.some) {
             let bytes = (0..<4_000).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
@@ -48,18 +49,5 @@ struct LineLimitTests {
                 if case .failure(let error) = element { #expect(error.line != nil) }
             }
         }
-    }
-}
-
-/// A small deterministic generator, so random inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -58,17 +58,12 @@ struct ProcessedImage: Sendable {
             let image = try decode(body, url: url, options: options)
             return (image.width, image.height)
         }
-        do throws(ImageDecodingError) {
-            // The pixel limit keeps its meaning (the image's full size), though the check decodes far fewer.
-            let info = try Image.info(data: body, options: options)
-            try options.checkPixels(width: info.width, height: info.height)
-            var reduced = options
-            reduced.jpegScale = .eighths(1)
-            _ = try Image(data: body, options: reduced)
-            return (info.width, info.height)
-        } catch {
-            throw .image(error, url: url)
-        }
+        // The pixel limit keeps its meaning (the image's full size), though the check decodes far fewer.
+        let size = try header(of: body, url: url, options: options)
+        var reduced = options
+        reduced.jpegScale = .eighths(1)
+        _ = try decode(body, url: url, options: reduced)
+        return size
     }
 
     /// The stored size from the header alone (the pixel limit applies), for ``DownloadOptions/verifiesByDecoding`` off.

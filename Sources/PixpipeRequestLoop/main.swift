@@ -1,5 +1,6 @@
 import Foundation
 import PixpipeHTTP
+import Synchronization
 
 // PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]
 // PixpipeRequestLoop @LIST COUNT [CONCURRENCY] [curl|urlsession]
@@ -15,13 +16,14 @@ guard arguments.count >= 3, let count = Int(arguments[2]), count >= 0 else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
-let listURLs: [URL]? =
+// Lines, parsed into URLs as each request is sent (in parallel with the transfers, not all before the first).
+let listLines: [String]? =
     arguments[1].hasPrefix("@")
     ? (try? String(contentsOfFile: String(arguments[1].dropFirst()), encoding: .utf8))?
-        .split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
+        .split(whereSeparator: \.isNewline).map(String.init)
     : nil
 let base = URL(string: arguments[1])
-guard listURLs.map({ !$0.isEmpty }) ?? (base != nil) else {
+guard listLines.map({ !$0.isEmpty }) ?? (base != nil) else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
@@ -50,30 +52,33 @@ let client = HTTPClient(configuration: configuration, transport: kind)
 
 /// The URL of request number `index`.
 @Sendable func target(_ index: Int) -> URL? {
-    if let listURLs { return listURLs[index % listURLs.count] }
+    if let listLines { return URL(string: listLines[index % listLines.count]) }
     guard let base else { return nil }
     var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
     components?.queryItems = [URLQueryItem(name: "request", value: String(index))]
     return components?.url
 }
 
-let failures = await withTaskGroup(of: Bool.self) { group in
-    var next = 0
-    var failed = 0
-    while next < min(concurrency, count) {
-        let index = next
-        group.addTask { await send(index) }
-        next += 1
-    }
-    while let succeeded = await group.next() {
-        if !succeeded { failed += 1 }
-        if next < count {
-            let index = next
-            group.addTask { await send(index) }
-            next += 1
+/// The next request number to send, shared by the workers.
+let nextIndex = Atomic<Int>(0)
+
+/// CONCURRENCY workers, each sending the next unsent request until none is left: no task per request and
+/// no hop back to the main actor between requests (a task group fed from the top-level code resumed the
+/// main thread for every response, which cost more than the request's own bookkeeping).
+let failures = await withTaskGroup(of: Int.self) { group in
+    for _ in 0..<min(concurrency, count) {
+        group.addTask {
+            var failed = 0
+            while true {
+                let index = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count else { return failed }
+                if !(await send(index)) { failed += 1 }
+            }
         }
     }
-    return failed
+    var total = 0
+    while let failed = await group.next() { total += failed }
+    return total
 }
 print("requests \(count) failed \(failures)")
 exit(failures == 0 ? 0 : 1)

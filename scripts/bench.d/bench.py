@@ -77,17 +77,20 @@ class Context:
                         handle.write(url + "\n")
 
 
+# How the measured binaries are built, as the README tells users to build the tools: release, with the Swift
+# runtime linked statically (on Linux it saves about 10 ms of dynamic loading at every start).
+RELEASE_BUILD = ["swift", "build", "-c", "release", "--static-swift-stdlib"]
+
+
 def build_release(product):
     """Builds product in release; returns (binary path, None) or (None, reason)."""
-    log(f"build: swift build -c release --product {product}")
-    result = subprocess.run(
-        ["swift", "build", "-c", "release", "--product", product], cwd=ROOT, capture_output=True, text=True
-    )
+    log(f"build: {' '.join(RELEASE_BUILD)} --product {product}")
+    result = subprocess.run(RELEASE_BUILD + ["--product", product], cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         lines = [line for line in (result.stdout + result.stderr).splitlines() if "error" in line]
         return None, f"release build of {product} failed: {(lines or ['(see swift build)'])[0][:200]}"
     bin_path = subprocess.run(
-        ["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True
+        RELEASE_BUILD + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
     return os.path.join(bin_path, product), None
 
@@ -408,7 +411,7 @@ def main():
     bench_exe, bench_reason = (None, None)
     if args.skip_build:
         bin_path = subprocess.run(
-            ["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True
+            RELEASE_BUILD + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True
         ).stdout.strip()
         pixpipe = os.path.join(bin_path, "pixpipe") if os.path.exists(os.path.join(bin_path, "pixpipe")) else None
         bench_exe = os.path.join(bin_path, "pixpipe-bench")

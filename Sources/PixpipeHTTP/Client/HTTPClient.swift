@@ -93,7 +93,7 @@ public final class HTTPClient: Sendable {
     ) async -> Result<TransportResponse, FetchError> {
         guard await limiter.acquire() else { return .failure(.cancelled(url: prepared.url)) }
         let outcome = await adaptAndTransfer(prepared, progress: request.onProgress)
-        await limiter.release()
+        limiter.release()
         // A transfer that lost a race with cancellation can report something else; the caller sees `.cancelled`.
         if Task.isCancelled, case .failure = outcome { return .failure(.cancelled(url: prepared.url)) }
         return outcome

@@ -13,6 +13,8 @@ final class CurlMultiLoop {
     private var pool: [CurlEasyHandle] = []
     private var activeByTransfer: [ObjectIdentifier: CurlActiveTransfer] = [:]
     private var activeByHandle: [UnsafeMutableRawPointer: CurlActiveTransfer] = [:]
+    /// Transfers that ended in this turn of the loop, resumed together before the engine waits again.
+    private var ended: [(transfer: CurlTransfer, result: Result<CurlTransferOutcome, CurlTransferError>)] = []
 
     /// How long to sleep when nothing is running; `curl_multi_wakeup` interrupts it when work arrives.
     private static let idlePollMilliseconds: Int32 = 10_000
@@ -47,6 +49,7 @@ final class CurlMultiLoop {
             _ = curl_multi_perform(multi, &running)
             collectFinishedTransfers()
             let nextIdleDeadline = expireIdleTransfers(now: .now)
+            resumeEnded()
             // With work already queued, only a look at the sockets (no wait) before taking it.
             let timeout = inbox.beginWaiting() ? pollTimeout(until: nextIdleDeadline) : 0
             _ = curl_multi_poll(multi, nil, 0, timeout, nil)
@@ -121,7 +124,8 @@ final class CurlMultiLoop {
         return .success(
             CurlTransferOutcome(
                 head: head,
-                effectiveURL: active.easy.effectiveURL ?? request.url,
+                // Parsing libcurl's copy of the URL showed in profiles; without a redirect it is the request's.
+                effectiveURL: active.redirectCount == 0 ? request.url : active.easy.effectiveURL ?? request.url,
                 bodyByteCount: active.bodyByteCount,
                 redirectCount: active.redirectCount
             ))
@@ -144,8 +148,20 @@ final class CurlMultiLoop {
     }
 
     private func record(_ transfer: CurlTransfer, _ result: Result<CurlTransferOutcome, CurlTransferError>) {
-        counters.update { $0.finishedTransfers += 1 }
-        transfer.finish(result)
+        ended.append((transfer, result))
+    }
+
+    /// Resumes the tasks of the transfers that ended, one after another.
+    ///
+    /// Back to back rather than each as its transfer ends: every resume hands a task to the cooperative
+    /// pool, which wakes a sleeping thread (a futex call) when none is awake. Resumed in a burst, the first
+    /// wake-ups find threads still running and the rest need none.
+    private func resumeEnded() {
+        guard !ended.isEmpty else { return }
+        let count = ended.count
+        counters.update { $0.finishedTransfers += count }
+        for (transfer, result) in ended { transfer.finish(result) }
+        ended.removeAll(keepingCapacity: true)
     }
 
     // MARK: Handle pool
@@ -201,6 +217,7 @@ final class CurlMultiLoop {
     private func tearDown() {
         for active in Array(activeByTransfer.values) { retire(active, .failure(.engineStopped)) }
         for transfer in inbox.close() { record(transfer, .failure(.engineStopped)) }
+        resumeEnded()
         for easy in pool { easy.destroy() }
         pool.removeAll()
         counters.update {

@@ -1,26 +1,96 @@
 /// A response's status line and header fields, as the header callback collected them.
+///
+/// The fields stay in the bytes they arrived in until someone asks for them as strings. The engine thread
+/// only looks up a few (Location, Content-Length, Content-Encoding), byte by byte; the strings are made by
+/// the waiting task, off the engine thread, whose time per response bounds how fast small files come in.
 struct CurlResponseHead: Sendable, Hashable {
+    /// Where one field's name and value sit in ``storage``.
+    struct FieldRange: Sendable, Hashable {
+        var name: Range<Int>
+        var value: Range<Int>
+    }
+
     /// The status code (200, 404, ...).
     var statusCode: Int
     /// The protocol from the status line (`HTTP/1.1`, `HTTP/2`).
     var httpVersion: String
-    /// Header fields in the order received.
-    var headers: [CurlHeaderField]
+    /// The header lines' bytes; ``fields`` index into them.
+    private(set) var storage: [UInt8]
+    /// The fields in the order received.
+    private(set) var fields: [FieldRange]
+
+    /// A head over bytes a parser collected.
+    init(statusCode: Int, httpVersion: String, storage: [UInt8], fields: [FieldRange]) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.storage = storage
+        self.fields = fields
+    }
+
+    /// A head with these fields (for tests and for heads not read from the wire).
+    init(statusCode: Int, httpVersion: String, headers: [CurlHeaderField]) {
+        var storage: [UInt8] = []
+        var fields: [FieldRange] = []
+        for field in headers {
+            let nameStart = storage.count
+            storage.append(contentsOf: field.name.utf8)
+            let valueStart = storage.count
+            storage.append(contentsOf: field.value.utf8)
+            fields.append(FieldRange(name: nameStart..<valueStart, value: valueStart..<storage.count))
+        }
+        self.init(statusCode: statusCode, httpVersion: httpVersion, storage: storage, fields: fields)
+    }
+
+    /// Header fields in the order received, as strings.
+    var headers: [CurlHeaderField] {
+        fields.map { CurlHeaderField(name: string(at: $0.name), value: string(at: $0.value)) }
+    }
 
     /// The first value of a header, compared case-insensitively.
     func value(for name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+        valueRange(for: name).map(string(at:))
     }
 
     /// The Content-Length header, when present and a valid non-negative number.
     var contentLength: Int64? {
-        guard let text = value(for: "Content-Length"), let length = Int64(text), length >= 0 else { return nil }
+        guard let range = valueRange(for: "Content-Length"), !range.isEmpty, range.count <= 18 else { return nil }
+        var length: Int64 = 0
+        for byte in storage[range] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            length = length * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
         return length
     }
 
     /// Whether the body arrives with a content coding (then Content-Length counts encoded bytes).
     var hasContentEncoding: Bool {
-        guard let coding = value(for: "Content-Encoding") else { return false }
-        return !coding.caseInsensitiveEquals("identity")
+        guard let range = valueRange(for: "Content-Encoding") else { return false }
+        return !Self.asciiCaseInsensitiveEquals(storage[range], "identity")
+    }
+
+    static func == (left: Self, right: Self) -> Bool {
+        left.statusCode == right.statusCode && left.httpVersion == right.httpVersion && left.headers == right.headers
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(statusCode)
+        hasher.combine(httpVersion)
+        hasher.combine(headers)
+    }
+
+    private func valueRange(for name: String) -> Range<Int>? {
+        fields.first { Self.asciiCaseInsensitiveEquals(storage[$0.name], name) }?.value
+    }
+
+    private func string(at range: Range<Int>) -> String {
+        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// Compares bytes with an ASCII string, ignoring the case of letters.
+    private static func asciiCaseInsensitiveEquals(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
+        guard bytes.count == text.utf8.count else { return false }
+        return zip(bytes, text.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
+        }
     }
 }

@@ -18,7 +18,9 @@ struct CurlResponseHeadParser: Sendable {
 
     private var statusCode: Int?
     private var httpVersion = ""
-    private var headers: [CurlHeaderField] = []
+    /// The current block's names and values, back to back; `fields` index into it.
+    private var storage: [UInt8] = []
+    private var fields: [CurlResponseHead.FieldRange] = []
 
     /// A parser waiting for the first status line.
     init() {}
@@ -38,17 +40,24 @@ struct CurlResponseHeadParser: Sendable {
         while end > 0, rawLine[end - 1] == Self.carriageReturn || rawLine[end - 1] == Self.lineFeed { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: rawLine[0..<end])
         if line.isEmpty { return endOfBlock() }
-        if line.starts(with: "HTTP/".utf8) { return startBlock(String(decoding: line, as: UTF8.self)) }
+        if line.starts(with: "HTTP/".utf8) { return startBlock(line) }
         guard statusCode != nil else { return .malformed }
         if line[0] == Self.space || line[0] == Self.tab {
-            // Obsolete line folding: continue the previous value.
-            guard let last = headers.indices.last else { return .malformed }
-            headers[last].value += " " + Self.trimmedString(line[...])
+            // Obsolete line folding: the previous value, a space and this line, copied to the end.
+            guard let last = fields.indices.last else { return .malformed }
+            let start = storage.count
+            storage.append(contentsOf: storage[fields[last].value])
+            storage.append(Self.space)
+            storage.append(contentsOf: Self.trimmed(line[...]))
+            fields[last].value = start..<storage.count
             return .none
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .malformed }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-        headers.append(CurlHeaderField(name: name, value: Self.trimmedString(line[(colon + 1)...])))
+        let nameStart = storage.count
+        storage.append(contentsOf: line[..<colon])
+        let valueStart = storage.count
+        storage.append(contentsOf: Self.trimmed(line[(colon + 1)...]))
+        fields.append(CurlResponseHead.FieldRange(name: nameStart..<valueStart, value: valueStart..<storage.count))
         return .none
     }
 
@@ -57,21 +66,33 @@ struct CurlResponseHeadParser: Sendable {
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
 
-    /// The bytes without leading and trailing spaces and tabs, as a string.
-    private static func trimmedString(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+    /// The bytes without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
         var start = bytes.startIndex
         var end = bytes.endIndex
         while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
         while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return bytes[start..<end]
     }
 
-    private mutating func startBlock(_ line: String) -> Event {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, let code = Int(parts[1]), (100...999).contains(code) else { return .malformed }
+    /// Starts a block at a status line: `HTTP/1.1 200 OK`, `HTTP/2 404`.
+    private mutating func startBlock(_ line: UnsafeRawBufferPointer) -> Event {
+        guard let versionEnd = line.firstIndex(of: Self.space) else { return .malformed }
+        var start = versionEnd
+        while start < line.count, line[start] == Self.space { start += 1 }
+        var end = start
+        var code = 0
+        while end < line.count, end - start < 4, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[end]) {
+            code = code * 10 + Int(line[end] - UInt8(ascii: "0"))
+            end += 1
+        }
+        guard end - start == 3, end == line.count || line[end] == Self.space, code >= 100 else { return .malformed }
         statusCode = code
-        httpVersion = String(parts[0])
-        headers = []
+        httpVersion = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<versionEnd]), as: UTF8.self)
+        // A typical head's names and values fit; the head takes the array when the block ends.
+        storage = []
+        storage.reserveCapacity(512)
+        fields.removeAll(keepingCapacity: true)
         return .none
     }
 
@@ -79,6 +100,6 @@ struct CurlResponseHeadParser: Sendable {
         guard let code = statusCode else { return .malformed }
         statusCode = nil
         if (100..<200).contains(code) { return .interim }
-        return .complete(CurlResponseHead(statusCode: code, httpVersion: httpVersion, headers: headers))
+        return .complete(CurlResponseHead(statusCode: code, httpVersion: httpVersion, storage: storage, fields: fields))
     }
 }

@@ -5,32 +5,6 @@ import Testing
 
 @testable import PixpipeHTTP
 
-/// Runs `body` with a private engine, then shuts it down and checks it left nothing behind.
-private func withEngine<T>(
-    _ configuration: CurlEngineConfiguration = CurlEngineConfiguration(),
-    _ body: (CurlMultiEngine) async throws -> T
-) async throws -> T {
-    let engine = CurlMultiEngine(configuration: configuration)
-    let result = try await body(engine)
-    await engine.shutdown()
-    let counters = engine.counters.snapshot
-    #expect(counters.activeTransfers == 0)
-    #expect(counters.liveEasyHandles == 0)
-    #expect(counters.openSockets == 0)
-    #expect(!counters.threadRunning)
-    return result
-}
-
-/// Fetches `url` into memory.
-private func fetch(
-    _ engine: CurlMultiEngine,
-    _ request: CurlTransferRequest
-) async throws(CurlTransferError) -> (CurlTransferOutcome, Data) {
-    let collector = CurlBodyCollector()
-    let outcome = try await engine.perform(request, sink: collector)
-    return (outcome, collector.body)
-}
-
 @Suite("Curl multi engine")
 struct CurlMultiEngineTests {
     let server: TestHTTPServer
@@ -196,11 +170,4 @@ struct CurlMultiEngineTests {
             }
         }
     }
-}
-
-/// Progress reports collected from the engine thread.
-private final class ProgressLog: Sendable {
-    private let storage = Locked<[CurlTransferProgress]>([])
-    func append(_ progress: CurlTransferProgress) { storage.withLock { $0.append(progress) } }
-    var values: [CurlTransferProgress] { storage.withLock { $0 } }
 }

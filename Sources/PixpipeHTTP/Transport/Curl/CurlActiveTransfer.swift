@@ -19,8 +19,6 @@ final class CurlActiveTransfer {
     let transfer: CurlTransfer
     let easy: CurlEasyHandle
     let startedAt: ContinuousClock.Instant
-    /// The request header list, freed when the transfer ends (libcurl reads it until then).
-    var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var lastActivity: ContinuousClock.Instant
     private(set) var abortReason: AbortReason?
     private(set) var finalHead: CurlResponseHead?

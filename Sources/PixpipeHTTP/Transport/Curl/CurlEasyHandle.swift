@@ -2,14 +2,21 @@ internal import CLibCurl
 internal import CPixpipe
 import Foundation
 
-/// One libcurl easy handle with its error buffer, reused across transfers on the engine thread.
+/// One libcurl easy handle with its error buffer and request header list, reused across transfers on the
+/// engine thread.
 ///
-/// `curl_easy_reset` between transfers clears every option but keeps the handle's caches
-/// (DNS, TLS session), while connections live in the multi handle and outlast the easy handle.
+/// Options persist from one transfer to the next; a request whose ``CurlOptionProfile`` matches the
+/// previous one only changes the URL and the callbacks' user pointer. Otherwise `curl_easy_reset` clears
+/// every option (keeping the handle's DNS and TLS session caches; connections live in the multi handle)
+/// and all are set again.
 final class CurlEasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The request header list libcurl reads during transfers; freed when the options are reset.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// What the current options were set for; nil after a reset or a request with a body or range.
+    private var profile: CurlOptionProfile?
 
     /// A new easy handle, or nil when libcurl cannot allocate one.
     init?() {
@@ -22,13 +29,22 @@ final class CurlEasyHandle {
     /// Frees the handle; it must not be in a multi handle.
     func destroy() {
         curl_easy_cleanup(raw)
+        curl_slist_free_all(headerList)
+        headerList = nil
         errorBuffer.deallocate()
     }
 
-    /// Clears every option so the handle can serve another transfer.
-    func reset() {
-        curl_easy_reset(raw)
+    /// Readies the handle for another transfer once it left the multi handle; the options stay.
+    func transferEnded() {
         errorBuffer[0] = 0
+    }
+
+    /// Clears every option, and frees the header list libcurl no longer points at.
+    private func resetOptions() {
+        curl_easy_reset(raw)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        profile = nil
     }
 
     /// The message libcurl wrote for the last failure, if any.
@@ -54,13 +70,31 @@ final class CurlEasyHandle {
 
     func configure(
         for request: CurlTransferRequest,
-        headerList: inout UnsafeMutablePointer<curl_slist>?,
         context: UnsafeMutableRawPointer,
         socketContext: UnsafeMutableRawPointer
     ) throws(CurlTransferError) {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidRequest(reason: "scheme of \(request.url.absoluteString) is not http or https")
         }
+        let newProfile = CurlOptionProfile(request)
+        if let newProfile, newProfile == profile {
+            try check(setString(CURLOPT_URL, request.url.absoluteString))
+            try setCallbackContext(context, reportsProgress: newProfile.reportsProgress)
+            return
+        }
+        resetOptions()
+        // Recorded only once every option is set: a failure below leaves no profile, so the next
+        // request resets the handle again.
+        try configureAll(for: request, scheme: scheme, context: context, socketContext: socketContext)
+        profile = newProfile
+    }
+
+    private func configureAll(
+        for request: CurlTransferRequest,
+        scheme: String,
+        context: UnsafeMutableRawPointer,
+        socketContext: UnsafeMutableRawPointer
+    ) throws(CurlTransferError) {
         try check(setString(CURLOPT_URL, request.url.absoluteString))
         try check(setString(CURLOPT_PROTOCOLS_STR, "http,https"))
         try check(setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
@@ -81,7 +115,7 @@ final class CurlEasyHandle {
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYHOST, 2))
         if let caFile = request.caFile { try check(setString(CURLOPT_CAINFO, caFile)) }
         try configureMethodAndBody(request)
-        try configureHeaders(request, list: &headerList)
+        try configureHeaders(request)
         try configureLimits(request)
         try configureCallbacks(request, context: context, socketContext: socketContext)
     }
@@ -108,10 +142,7 @@ final class CurlEasyHandle {
         try check(code)
     }
 
-    private func configureHeaders(
-        _ request: CurlTransferRequest,
-        list: inout UnsafeMutablePointer<curl_slist>?
-    ) throws(CurlTransferError) {
+    private func configureHeaders(_ request: CurlTransferRequest) throws(CurlTransferError) {
         // An empty "Expect:" stops libcurl from waiting for 100-continue before sending a body.
         var lines = ["Expect:"]
         for field in request.headers {
@@ -126,13 +157,13 @@ final class CurlEasyHandle {
             lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         for line in lines {
-            guard let appended = curl_slist_append(list, line) else {
+            guard let appended = curl_slist_append(headerList, line) else {
                 throw .transport(
                     code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "cannot allocate header list", url: request.url)
             }
-            list = appended
+            headerList = appended
         }
-        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, list))
+        try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, headerList))
         if let encodings = request.acceptedEncodings {
             try check(setString(CURLOPT_ACCEPT_ENCODING, encodings))
         }
@@ -165,18 +196,25 @@ final class CurlEasyHandle {
         socketContext: UnsafeMutableRawPointer
     ) throws(CurlTransferError) {
         try check(pxp_curl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, CurlCallbacks.write))
-        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_writedata, context))
         try check(pxp_curl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, CurlCallbacks.header))
-        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_headerdata, context))
         try check(pxp_curl_easy_setopt_opensocket_function(raw, CurlCallbacks.openSocket))
         try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_OPENSOCKETDATA, socketContext))
         try check(pxp_curl_easy_setopt_closesocket_function(raw, CurlCallbacks.closeSocket))
         try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_CLOSESOCKETDATA, socketContext))
         if request.progress != nil {
             try check(pxp_curl_easy_setopt_xferinfo_function(raw, CurlCallbacks.transferInfo))
-            try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_xferinfodata, context))
             try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 0))
         }
+        try setCallbackContext(context, reportsProgress: request.progress != nil)
+    }
+
+    /// Points the body, header and progress callbacks at this transfer's state.
+    private func setCallbackContext(
+        _ context: UnsafeMutableRawPointer, reportsProgress: Bool
+    ) throws(CurlTransferError) {
+        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_writedata, context))
+        try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_headerdata, context))
+        if reportsProgress { try check(pxp_curl_easy_setopt_pointer(raw, pxp_curlopt_xferinfodata, context)) }
     }
 
     private func setString(_ option: CURLoption, _ value: String) -> CURLcode {

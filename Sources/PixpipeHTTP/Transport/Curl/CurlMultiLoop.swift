@@ -13,6 +13,8 @@ final class CurlMultiLoop {
     private var pool: [CurlEasyHandle] = []
     private var activeByTransfer: [ObjectIdentifier: CurlActiveTransfer] = [:]
     private var activeByHandle: [UnsafeMutableRawPointer: CurlActiveTransfer] = [:]
+    /// How many running transfers have an idle timeout; without any, the loop skips looking for expired ones.
+    private var idleTimedTransfers = 0
     /// Transfers that ended in this turn of the loop, resumed together before the engine waits again.
     private var ended: [(transfer: CurlTransfer, result: Result<CurlTransferOutcome, CurlTransferError>)] = []
 
@@ -48,7 +50,7 @@ final class CurlMultiLoop {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinishedTransfers()
-            let nextIdleDeadline = expireIdleTransfers(now: .now)
+            let nextIdleDeadline = expireIdleTransfers()
             resumeEnded()
             // With work already queued, only a look at the sockets (no wait) before taking it.
             let timeout = inbox.beginWaiting() ? pollTimeout(until: nextIdleDeadline) : 0
@@ -73,8 +75,7 @@ final class CurlMultiLoop {
         let context = Unmanaged.passUnretained(active).toOpaque()
         let socketContext = Unmanaged.passUnretained(counters).toOpaque()
         do {
-            try easy.configure(
-                for: transfer.request, headerList: &active.headerList, context: context, socketContext: socketContext)
+            try easy.configure(for: transfer.request, context: context, socketContext: socketContext)
         } catch {
             release(active)
             return record(transfer, .failure(error))
@@ -89,6 +90,7 @@ final class CurlMultiLoop {
         }
         activeByTransfer[ObjectIdentifier(transfer)] = active
         activeByHandle[easy.raw] = active
+        if transfer.request.idleTimeout != nil { idleTimedTransfers += 1 }
         counters.update { $0.activeTransfers += 1 }
     }
 
@@ -136,14 +138,13 @@ final class CurlMultiLoop {
         _ = curl_multi_remove_handle(multi, active.easy.raw)
         activeByTransfer[ObjectIdentifier(active.transfer)] = nil
         activeByHandle[active.easy.raw] = nil
+        if active.transfer.request.idleTimeout != nil { idleTimedTransfers -= 1 }
         counters.update { $0.activeTransfers -= 1 }
         release(active)
         record(active.transfer, result)
     }
 
     private func release(_ active: CurlActiveTransfer) {
-        curl_slist_free_all(active.headerList)
-        active.headerList = nil
         recycle(active.easy)
     }
 
@@ -173,7 +174,7 @@ final class CurlMultiLoop {
     }
 
     private func recycle(_ easy: CurlEasyHandle) {
-        easy.reset()
+        easy.transferEnded()
         if pool.count < configuration.maxPooledHandles {
             pool.append(easy)
         } else {
@@ -186,7 +187,9 @@ final class CurlMultiLoop {
     // MARK: Idle timeouts
 
     /// Fails the transfers that received nothing for too long; returns the earliest deadline left.
-    private func expireIdleTransfers(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    private func expireIdleTransfers() -> ContinuousClock.Instant? {
+        guard idleTimedTransfers > 0 else { return nil }
+        let now = ContinuousClock.now
         var earliest: ContinuousClock.Instant?
         var expired: [CurlActiveTransfer] = []
         for active in activeByTransfer.values {

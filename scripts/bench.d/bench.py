@@ -204,6 +204,7 @@ def run_comparison(comparison, ctx, runs, env, timeout):
 
     log_dir = os.path.join(ctx.work, comparison.name, "logs")
     os.makedirs(log_dir, exist_ok=True)
+    runs = max(runs, comparison.min_runs or 0)
     for run_index in range(runs):
         for state in sides:
             side = state["side"]

@@ -61,6 +61,9 @@ class Comparison:
     # the process tree, for sides that run several processes at once (pools, xargs -P).
     memory: str = "process"
     note: str = ""
+    # At least this many interleaved runs, whatever --runs says: rows of 0.1-0.2 s runs, where a shared
+    # 2-core machine's noise moves single runs by 30%, need more than five for a median to mean much.
+    min_runs: int = None
 
 
 def sh(script, *args):
@@ -363,8 +366,11 @@ def build(ctx):
                     "URLSession transport",
                     [loop, "@" + ctx.list_path("small", "txt"), str(small_count), "32", "urlsession"],
                     requires=(loop,),
+                    # Ten times slower than the others and far from its target: five runs settle it.
+                    max_runs=5,
                 ),
             ],
+            min_runs=15,
             targets=[
                 Target("curl", "time", 1.0, "as fast as curl --parallel (libcurl transport)"),
                 Target("URLSession transport", "time", 5.0, "5x faster than the URLSession transport"),

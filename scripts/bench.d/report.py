@@ -128,6 +128,9 @@ def write_markdown(path, meta, results):
         extras = []
         if result.get("note"):
             extras.append(result["note"].rstrip("."))
+        counts = {side["name"]: len(side.get("runs") or []) for side in result["sides"] if side.get("runs")}
+        if any(count != meta["runs"] for count in counts.values()):
+            extras.append("runs per side: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
         for side in result["sides"]:
             if side.get("psnr"):
                 extras.append(f"{side['name']} PSNR min {side['psnr']['min_db']:.2f} dB, mean {side['psnr']['mean_db']:.2f} dB")

@@ -51,6 +51,11 @@ final class ConcurrencyLimiter: Sendable {
         self.limit = max(1, limit)
     }
 
+    /// How many tasks wait for a slot now (for tests).
+    var queuedWaiters: Int {
+        state.withLock { state in state.waiters[state.head...].count { $0 != nil } + state.notYetQueued.count }
+    }
+
     /// Waits for a slot. Returns `false` (holding nothing) when the calling task was cancelled first.
     func acquire() async -> Bool {
         if Task.isCancelled { return false }

@@ -77,12 +77,12 @@ final class CurlMultiLoop {
         do {
             try easy.configure(for: transfer.request, context: context, socketContext: socketContext)
         } catch {
-            release(active)
+            recycle(active.easy)
             return record(transfer, .failure(error))
         }
         let added = curl_multi_add_handle(multi, easy.raw)
         guard added == CURLM_OK else {
-            release(active)
+            recycle(active.easy)
             let message = String(cString: curl_multi_strerror(added))
             let error = CurlTransferError.transport(
                 code: Int(added.rawValue), message: message, url: transfer.request.url)
@@ -133,19 +133,15 @@ final class CurlMultiLoop {
             ))
     }
 
-    /// Ends a running transfer: out of the multi handle, handle back to the pool, task resumed.
+    /// Ends a running transfer: out of the multi handle, handle back to the pool, task resumed with the turn's others.
     private func retire(_ active: CurlActiveTransfer, _ result: Result<CurlTransferOutcome, CurlTransferError>) {
         _ = curl_multi_remove_handle(multi, active.easy.raw)
         activeByTransfer[ObjectIdentifier(active.transfer)] = nil
         activeByHandle[active.easy.raw] = nil
         if active.transfer.request.idleTimeout != nil { idleTimedTransfers -= 1 }
         counters.update { $0.activeTransfers -= 1 }
-        release(active)
-        record(active.transfer, result)
-    }
-
-    private func release(_ active: CurlActiveTransfer) {
         recycle(active.easy)
+        record(active.transfer, result)
     }
 
     private func record(_ transfer: CurlTransfer, _ result: Result<CurlTransferOutcome, CurlTransferError>) {

@@ -93,9 +93,14 @@ extension String {
     /// Byte by byte, without allocating: every response's fields are looked up this way, and lower-casing
     /// both sides (or Foundation's locale-aware comparison) cost more than the rest of the header handling.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
-        }
+        asciiCaseInsensitiveEquals(utf8, other.utf8)
+    }
+}
+
+/// Whether two byte strings are equal when the case of ASCII letters is ignored (other bytes must match).
+func asciiCaseInsensitiveEquals(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
+    guard left.count == right.count else { return false }
+    return zip(left, right).allSatisfy { left, right in
+        left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
     }
 }

@@ -65,7 +65,7 @@ struct CurlResponseHead: Sendable, Hashable {
     /// Whether the body arrives with a content coding (then Content-Length counts encoded bytes).
     var hasContentEncoding: Bool {
         guard let range = valueRange(for: "Content-Encoding") else { return false }
-        return !Self.asciiCaseInsensitiveEquals(storage[range], "identity")
+        return !asciiCaseInsensitiveEquals(storage[range], "identity".utf8)
     }
 
     static func == (left: Self, right: Self) -> Bool {
@@ -79,18 +79,10 @@ struct CurlResponseHead: Sendable, Hashable {
     }
 
     private func valueRange(for name: String) -> Range<Int>? {
-        fields.first { Self.asciiCaseInsensitiveEquals(storage[$0.name], name) }?.value
+        fields.first { asciiCaseInsensitiveEquals(storage[$0.name], name.utf8) }?.value
     }
 
     private func string(at range: Range<Int>) -> String {
         storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-    }
-
-    /// Compares bytes with an ASCII string, ignoring the case of letters.
-    private static func asciiCaseInsensitiveEquals(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        guard bytes.count == text.utf8.count else { return false }
-        return zip(bytes, text.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
-        }
     }
 }

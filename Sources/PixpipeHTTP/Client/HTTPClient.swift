@@ -40,12 +40,28 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the converted body with the status, headers and final URL.
     public func response<Value>(for request: Request<Value>) async throws(FetchError) -> Response<Value> {
         let prepared = try prepare(request)
-        let policy = request.retryPolicy ?? configuration.retryPolicy
+        let acceptance = ResponseAcceptance(
+            statusCodes: request.acceptableStatusCodes, contentTypes: request.acceptableContentTypes)
+        let response = try await transfer(
+            prepared, acceptance: acceptance, policy: request.retryPolicy ?? configuration.retryPolicy,
+            progress: request.onProgress)
+        return try Self.convert(response, to: Value.self)
+    }
+
+    /// Runs attempts until one is accepted, one fails for good, or the policy gives up.
+    ///
+    /// Not generic: only the final conversion depends on the value type, and a conversion failure is
+    /// never retried, so the loop deals in transport responses. Unspecialised generic code looked up the
+    /// metadata of `Response<Value>` and its `Result` on every request.
+    private func transfer(
+        _ prepared: TransportRequest, acceptance: ResponseAcceptance, policy: RetryPolicy,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(FetchError) -> TransportResponse {
         var attempt = 1
         while true {
             let started = ContinuousClock.now
-            let outcome = await performAttempt(prepared, request: request)
-            let result = outcome.flatMap { response in Self.validateAndConvert(response, for: request) }
+            let outcome = await performAttempt(prepared, progress: progress)
+            let result = outcome.flatMap(acceptance.check)
             let elapsed = ContinuousClock.now - started
             var retryDelay: Duration?
             if case .failure(let error) = result, policy.shouldRetry(error, method: prepared.method, attempt: attempt) {
@@ -88,11 +104,11 @@ public final class HTTPClient: Sendable {
     }
 
     /// One attempt: wait for a slot, adapt, then transfer under the deadline (which starts after the wait).
-    private func performAttempt<Value>(
-        _ prepared: TransportRequest, request: Request<Value>
+    private func performAttempt(
+        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
     ) async -> Result<TransportResponse, FetchError> {
         guard await limiter.acquire() else { return .failure(.cancelled(url: prepared.url)) }
-        let outcome = await adaptAndTransfer(prepared, progress: request.onProgress)
+        let outcome = await adaptAndTransfer(prepared, progress: progress)
         limiter.release()
         // A transfer that lost a race with cancellation can report something else; the caller sees `.cancelled`.
         if Task.isCancelled, case .failure = outcome { return .failure(.cancelled(url: prepared.url)) }
@@ -127,26 +143,15 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Checks status and content type, then converts the body.
-    static func validateAndConvert<Value>(
-        _ response: TransportResponse, for request: Request<Value>
-    ) -> Result<Response<Value>, FetchError> {
-        let metadata = response.metadata
-        guard request.acceptableStatusCodes.contains(metadata.statusCode) else {
-            let prefix = String(decoding: response.body.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
-            return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, bodyPrefix: prefix))
-        }
-        if let accepted = request.acceptableContentTypes {
-            let matches = metadata.contentType.map { type in accepted.contains { MediaType.matches(type, pattern: $0) }
-            }
-            guard matches ?? false else {
-                return .failure(.unacceptableContentType(metadata.contentType, accepted: accepted, url: metadata.url))
-            }
-        }
+    /// Converts an accepted response's body into the requested type.
+    static func convert<Value: ResponseConvertible>(
+        _ response: TransportResponse, to type: Value.Type
+    ) throws(FetchError) -> Response<Value> {
         do {
-            return .success(Response(value: try Value(body: response.body, metadata: metadata), metadata: metadata))
+            return Response(
+                value: try Value(body: response.body, metadata: response.metadata), metadata: response.metadata)
         } catch {
-            return .failure(.conversionFailed(error, url: metadata.url))
+            throw .conversionFailed(error, url: response.metadata.url)
         }
     }
 }

@@ -9,10 +9,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// One header field as a name and a value.
     public typealias Field = (name: String, value: String)
 
-    private var storage: [Field] = []
+    /// A field as stored: a struct rather than the `Field` tuple, because arrays of tuples are copied and
+    /// destroyed through the runtime's generic tuple witnesses, which showed in profiles of every response.
+    fileprivate struct Entry: Hashable {
+        var name: String
+        var value: String
+    }
+
+    private var storage: [Entry] = []
 
     /// Empty headers.
     public init() {}
+
+    /// Empty headers with room for `count` fields.
+    init(capacity count: Int) {
+        storage.reserveCapacity(count)
+    }
 
     /// Headers from name-value pairs, in order.
     public init(_ fields: [(String, String)]) {
@@ -37,14 +49,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
                 storage[index].value = newValue
                 storage.removeAll { $0.name.caseInsensitiveEquals(name) && $0.value != newValue }
             } else {
-                storage.append((name, newValue))
+                storage.append(Entry(name: name, value: newValue))
             }
         }
     }
 
     /// Appends a field, keeping any existing fields of the same name.
     public mutating func add(name: String, value: String) {
-        storage.append((name, value))
+        storage.append(Entry(name: name, value: value))
     }
 
     /// Removes every field named `name` (case-insensitive).
@@ -61,8 +73,18 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public var count: Int { storage.count }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> {
-        storage.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(entries: storage.makeIterator())
+    }
+
+    /// The fields in order, as name-value pairs.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var entries: IndexingIterator<[Entry]>
+
+        /// The next field, or `nil` after the last.
+        public mutating func next() -> Field? {
+            entries.next().map { ($0.name, $0.value) }
+        }
     }
 
     /// The fields, one `Name: value` per line.

@@ -46,6 +46,19 @@ struct CurlResponseHead: Sendable, Hashable {
         fields.map { CurlHeaderField(name: string(at: $0.name), value: string(at: $0.value)) }
     }
 
+    /// The fields as ``HTTPHeaders``, each name and value made a string once, straight from the bytes.
+    var httpHeaders: HTTPHeaders {
+        var headers = HTTPHeaders(capacity: fields.count)
+        storage.withUnsafeBufferPointer { bytes in
+            for field in fields {
+                headers.add(
+                    name: String(decoding: UnsafeBufferPointer(rebasing: bytes[field.name]), as: UTF8.self),
+                    value: String(decoding: UnsafeBufferPointer(rebasing: bytes[field.value]), as: UTF8.self))
+            }
+        }
+        return headers
+    }
+
     /// The first value of a header, compared case-insensitively.
     func value(for name: String) -> String? {
         valueRange(for: name).map(string(at:))
@@ -78,8 +91,21 @@ struct CurlResponseHead: Sendable, Hashable {
         hasher.combine(headers)
     }
 
+    /// The value of the first field named `name`: lengths first, then the bytes of same-length names, over
+    /// raw buffers (the engine thread asks this a few times per response; a slice-and-view comparison of
+    /// every field showed in its profile).
     private func valueRange(for name: String) -> Range<Int>? {
-        fields.first { asciiCaseInsensitiveEquals(storage[$0.name], name.utf8) }?.value
+        var name = name
+        return name.withUTF8 { wanted in
+            storage.withUnsafeBufferPointer { bytes in
+                for field in fields where field.name.count == wanted.count {
+                    if asciiCaseInsensitiveEquals(UnsafeBufferPointer(rebasing: bytes[field.name]), wanted) {
+                        return field.value
+                    }
+                }
+                return nil
+            }
+        }
     }
 
     private func string(at range: Range<Int>) -> String {

@@ -40,7 +40,7 @@ struct CurlResponseHeadParser: Sendable {
         while end > 0, rawLine[end - 1] == Self.carriageReturn || rawLine[end - 1] == Self.lineFeed { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: rawLine[0..<end])
         if line.isEmpty { return endOfBlock() }
-        if line.starts(with: "HTTP/".utf8) { return startBlock(line) }
+        if Self.isStatusLine(line) { return startBlock(line) }
         guard statusCode != nil else { return .malformed }
         if line[0] == Self.space || line[0] == Self.tab {
             // Obsolete line folding: the previous value, a space and this line, copied to the end.
@@ -48,15 +48,16 @@ struct CurlResponseHeadParser: Sendable {
             let start = storage.count
             storage.append(contentsOf: storage[fields[last].value])
             storage.append(Self.space)
-            storage.append(contentsOf: Self.trimmed(line[...]))
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: Self.trimmed(line[...])))
             fields[last].value = start..<storage.count
             return .none
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .malformed }
         let nameStart = storage.count
-        storage.append(contentsOf: line[..<colon])
+        // Appended as raw buffers, which copy in one go; slices of them are copied byte by byte.
+        storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<colon]))
         let valueStart = storage.count
-        storage.append(contentsOf: Self.trimmed(line[(colon + 1)...]))
+        storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: Self.trimmed(line[(colon + 1)...])))
         fields.append(CurlResponseHead.FieldRange(name: nameStart..<valueStart, value: valueStart..<storage.count))
         return .none
     }
@@ -65,6 +66,12 @@ struct CurlResponseHeadParser: Sendable {
     private static let lineFeed = UInt8(ascii: "\n")
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
+
+    /// Whether the line starts with `HTTP/`, as status lines do (compared as bytes, once per header line).
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+    }
 
     /// The bytes without leading and trailing spaces and tabs.
     private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {

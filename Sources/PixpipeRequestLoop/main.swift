@@ -2,16 +2,18 @@ import Foundation
 import PixpipeHTTP
 import Synchronization
 
-// PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession]
-// PixpipeRequestLoop @LIST COUNT [CONCURRENCY] [curl|urlsession]
+// PixpipeRequestLoop URL COUNT [CONCURRENCY] [curl|urlsession] [transport|global]
+// PixpipeRequestLoop @LIST COUNT [CONCURRENCY] [curl|urlsession] [transport|global]
 //
 // Sends COUNT GET requests for URL (each with its own `?request=I`), or for the URLs of the file LIST (one
 // per line, in turn), CONCURRENCY at a time, through one `HTTPClient`, and exits 0 when every one answered
-// 200, 1 otherwise. The memory tests run it as a child process and compare its peak RSS over 1,000 and
-// 10,000 requests: a per-request leak shows. `scripts/bench` runs it on a list to time the transports alone.
+// 200, 1 otherwise. The worker tasks run on the transport's own thread when it offers one (`transport`, the
+// default; see `CurlTransport.taskExecutor`) or on the global executor (`global`). The memory tests run it as a
+// child process and compare its peak RSS over 1,000 and 10,000 requests: a per-request leak shows.
+// `scripts/bench` runs it on a list to time the transports alone.
 
 let arguments = CommandLine.arguments
-let usage = "usage: PixpipeRequestLoop URL|@LIST COUNT [CONCURRENCY] [curl|urlsession]\n"
+let usage = "usage: PixpipeRequestLoop URL|@LIST COUNT [CONCURRENCY] [curl|urlsession] [transport|global]\n"
 guard arguments.count >= 3, let count = Int(arguments[2]), count >= 0 else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
@@ -30,10 +32,18 @@ guard let kind else {
     exit(2)
 }
 
+let placement = arguments.count > 5 ? arguments[5] : "transport"
+guard placement == "transport" || placement == "global" else {
+    FileHandle.standardError.write(Data("PixpipeRequestLoop: unknown executor \(placement)\n".utf8))
+    exit(2)
+}
+
 var configuration = HTTPClient.Configuration()
 configuration.maxConcurrentRequests = concurrency
 configuration.retryPolicy = .none
 let client = HTTPClient(configuration: configuration, transport: kind)
+/// Where the workers run: on the transport's thread they resume after each response without a thread hop.
+let workerExecutor = placement == "transport" ? client.transport.taskExecutor : nil
 
 /// Sends request number `index` and says whether it got a 200.
 @Sendable func send(_ index: Int) async -> Bool {
@@ -63,7 +73,7 @@ let nextIndex = Atomic<Int>(0)
 /// main thread for every response, which cost more than the request's own bookkeeping).
 let failures = await withTaskGroup(of: Int.self) { group in
     for _ in 0..<min(concurrency, count) {
-        group.addTask {
+        group.addTask(executorPreference: workerExecutor) {
             var failed = 0
             while true {
                 let index = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -16,11 +16,20 @@ public protocol HTTPTransport: Sendable {
     /// Whether the transport itself ends every transfer at `request.timeout`, exactly, with
     /// ``FetchError/timedOut(after:url:)``; the client then runs no timer of its own per request.
     var enforcesTimeout: Bool { get }
+
+    /// The executor of the transport's own I/O thread, if it has one that tasks may run on.
+    ///
+    /// A task that prefers it resumes after each transfer without a thread hop; see
+    /// ``CurlTransport/taskExecutor``. `nil` for transports whose threads are not theirs to lend.
+    var taskExecutor: (any TaskExecutor)? { get }
 }
 
 extension HTTPTransport {
     /// By default the client races each transfer against its own timer.
     public var enforcesTimeout: Bool { false }
+
+    /// By default a transport has no thread for tasks to run on.
+    public var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// A fully resolved request as a transport sees it: absolute URL, final headers, limits.

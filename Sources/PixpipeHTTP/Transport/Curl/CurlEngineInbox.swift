@@ -23,6 +23,8 @@ final class CurlEngineInbox: Sendable {
 
     private struct State {
         var work = Work()
+        /// Jobs of tasks that prefer the engine's thread (see ``CurlMultiEngine``'s `TaskExecutor` conformance).
+        var jobs: [UnownedJob] = []
         /// The engine thread is (about to be) blocked in `curl_multi_poll` with nothing queued: the next
         /// piece of work must wake it. Otherwise it takes the work before it next blocks, and no wake-up
         /// (a `send` on libcurl's socket pair, then a `poll` return and a `recv`) is spent.
@@ -48,6 +50,21 @@ final class CurlEngineInbox: Sendable {
             wakeIfWaiting(&state)
             return true
         }
+    }
+
+    /// Queues a task's job to run on the engine thread; false once the engine has stopped taking work.
+    func enqueue(_ job: UnownedJob) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.jobs.append(job)
+            wakeIfWaiting(&state)
+            return true
+        }
+    }
+
+    /// Takes the queued jobs (engine thread), keeping the array's storage for the next ones.
+    func takeJobs(into jobs: inout [UnownedJob]) {
+        state.withLock { state in swap(&jobs, &state.jobs) }
     }
 
     /// Queues the cancellation of a transfer (already marked cancelled).
@@ -81,6 +98,7 @@ final class CurlEngineInbox: Sendable {
         state.withLock { state in
             let idle =
                 state.work.submissions.isEmpty && state.work.cancellations.isEmpty && !state.work.stopRequested
+                && state.jobs.isEmpty
             state.engineWaiting = idle
             return idle
         }
@@ -101,11 +119,14 @@ final class CurlEngineInbox: Sendable {
     }
 
     /// Refuses further work and returns what was queued meanwhile (engine thread, before freeing the multi handle).
-    func close() -> [CurlTransfer] {
+    func close() -> (submissions: [CurlTransfer], jobs: [UnownedJob]) {
         state.withLock { state in
             state.closed = true
-            defer { state.work = Work() }
-            return state.work.submissions
+            defer {
+                state.work = Work()
+                state.jobs = []
+            }
+            return (state.work.submissions, state.jobs)
         }
     }
 

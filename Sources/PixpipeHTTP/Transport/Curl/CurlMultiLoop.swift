@@ -17,6 +17,10 @@ final class CurlMultiLoop {
     private var idleTimedTransfers = 0
     /// Transfers that ended in this turn of the loop, resumed together before the engine waits again.
     private var ended: [(transfer: CurlTransfer, result: Result<CurlTransferOutcome, CurlTransferError>)] = []
+    /// The engine as the executor of the task jobs this thread runs.
+    private let executor: UnownedTaskExecutor
+    /// Task jobs taken from the inbox, run one after another at the start of a turn.
+    private var jobs: [UnownedJob] = []
 
     /// How long to sleep when nothing is running; `curl_multi_wakeup` interrupts it when work arrives.
     private static let idlePollMilliseconds: Int32 = 10_000
@@ -32,17 +36,21 @@ final class CurlMultiLoop {
         multi: CurlMultiPointer,
         inbox: CurlEngineInbox,
         counters: CurlEngineCounters,
-        configuration: CurlEngineConfiguration
+        configuration: CurlEngineConfiguration,
+        executor: UnownedTaskExecutor
     ) {
         self.multi = multi.raw
         self.inbox = inbox
         self.counters = counters
         self.configuration = configuration
+        self.executor = executor
     }
 
     /// Runs transfers until asked to stop, then frees everything and returns.
     func run() {
         while true {
+            // Tasks resumed last turn go first: the requests they send are then in this turn's work.
+            runJobs()
             let work = inbox.take()
             for transfer in work.submissions { start(transfer) }
             for transfer in work.cancellations { cancel(transfer) }
@@ -58,6 +66,12 @@ final class CurlMultiLoop {
             inbox.endWaiting()
         }
         tearDown()
+    }
+
+    private func runJobs() {
+        inbox.takeJobs(into: &jobs)
+        for job in jobs { job.runSynchronously(on: executor) }
+        jobs.removeAll(keepingCapacity: true)
     }
 
     // MARK: Starting and ending transfers
@@ -215,8 +229,11 @@ final class CurlMultiLoop {
 
     private func tearDown() {
         for active in Array(activeByTransfer.values) { retire(active, .failure(.engineStopped)) }
-        for transfer in inbox.close() { record(transfer, .failure(.engineStopped)) }
+        let (submissions, leftoverJobs) = inbox.close()
+        for transfer in submissions { record(transfer, .failure(.engineStopped)) }
         resumeEnded()
+        // Tasks that preferred this thread carry on on the global executor (as jobs enqueued from now on do).
+        for job in leftoverJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         for easy in pool { easy.destroy() }
         pool.removeAll()
         counters.update {

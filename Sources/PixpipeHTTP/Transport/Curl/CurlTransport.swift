@@ -32,11 +32,34 @@ public final class CurlTransport: HTTPTransport {
         self.caFile = caFile
     }
 
+    /// The transport's own thread as a task executor, for tasks that send many small requests.
+    ///
+    /// A task that prefers it (`Task(executorPreference:)`, `group.addTask(executorPreference:)`,
+    /// `withTaskExecutorPreference`) runs between the transport's turns on the thread that drives libcurl, so a
+    /// finished transfer resumes it without waking another thread. Whatever it does between requests holds up
+    /// every transfer of this transport: keep heavy work (decoding, hashing, writing files) on the global
+    /// executor. The transport must outlive the tasks that prefer it, as with any task executor.
+    ///
+    /// ```swift
+    /// let client = HTTPClient(configuration: configuration, transport: CurlTransport(maxConnectionsPerHost: 32))
+    /// await withTaskGroup(of: Void.self) { group in
+    ///     for url in urls {
+    ///         group.addTask(executorPreference: client.transport.taskExecutor) {
+    ///             _ = try? await client.send(Request<Data>(url: url))
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public var taskExecutor: (any TaskExecutor)? { engine }
+
     /// libcurl ends each transfer at its deadline to the millisecond, so the client needs no timer per request.
     public var enforcesTimeout: Bool { true }
 
     /// Counts of what the engine holds, for tests that check nothing is left behind.
     var engineCounters: CurlEngineCounters { engine.counters }
+
+    /// Whether the caller runs on the transport's thread (for tests of tasks that prefer it).
+    var isCurrentThread: Bool { engine.isCurrentThread }
 
     /// Performs one request, streaming the body within its cap.
     public func perform(
@@ -50,10 +73,8 @@ public final class CurlTransport: HTTPTransport {
         } catch {
             throw fetchError(for: error, request: request)
         }
-        var headers = HTTPHeaders()
-        for field in outcome.head.headers { headers.add(name: field.name, value: field.value) }
         let metadata = ResponseMetadata(
-            statusCode: outcome.head.statusCode, headers: headers, url: outcome.effectiveURL,
+            statusCode: outcome.head.statusCode, headers: outcome.head.httpHeaders, url: outcome.effectiveURL,
             httpVersion: outcome.head.httpVersion)
         return TransportResponse(metadata: metadata, body: sink.body)
     }

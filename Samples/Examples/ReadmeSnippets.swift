@@ -60,6 +60,18 @@ func httpSnippets(baseURL: URL) async throws(FetchError) {
     _ = task
 }
 
+/// README: "The transport's thread as an executor".
+func transportExecutorSnippet(urls: [URL]) async {
+    let client = HTTPClient(transport: .curl)
+    await withTaskGroup(of: Void.self) { group in
+        for url in urls {
+            group.addTask(executorPreference: client.transport.taskExecutor) {
+                _ = try? await client.send(Request<Data>(url: url))
+            }
+        }
+    }
+}
+
 // MARK: Thumbnails
 
 /// README: "Thumbnails".

@@ -11,7 +11,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// A field as stored: a struct rather than the `Field` tuple, because arrays of tuples are copied and
     /// destroyed through the runtime's generic tuple witnesses, which showed in profiles of every response.
-    fileprivate struct Entry: Hashable {
+    fileprivate struct Entry {
         var name: String
         var value: String
     }

@@ -49,13 +49,7 @@ struct CurlResponseHead: Sendable, Hashable {
     /// The fields as ``HTTPHeaders``, each name and value made a string once, straight from the bytes.
     var httpHeaders: HTTPHeaders {
         var headers = HTTPHeaders(capacity: fields.count)
-        storage.withUnsafeBufferPointer { bytes in
-            for field in fields {
-                headers.add(
-                    name: String(decoding: UnsafeBufferPointer(rebasing: bytes[field.name]), as: UTF8.self),
-                    value: String(decoding: UnsafeBufferPointer(rebasing: bytes[field.value]), as: UTF8.self))
-            }
-        }
+        for field in fields { headers.add(name: string(at: field.name), value: string(at: field.value)) }
         return headers
     }
 

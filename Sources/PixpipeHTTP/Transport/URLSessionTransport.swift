@@ -4,34 +4,28 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The built-in transport: URLSession (FoundationNetworking on Linux) with a session of its own.
+/// The built-in transport: URLSession (FoundationNetworking on Linux) with a session of its own while it lives.
 ///
 /// Bodies stream through a delegate into memory bounded by the request's cap; nothing is written to disk.
 /// The client, not URLSession, enforces timeouts and queueing: URLSession's own timeout is set longer than
 /// the client's deadline, and `maxConnectionsPerHost` should equal the client's concurrency so that
 /// URLSession never holds a request in its own queue.
 public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    private let pooled: PooledSession
+    private var session: URLSession { pooled.session }
+    private var delegate: SessionDelegate { pooled.delegate }
 
     /// A transport whose session opens at most `maxConnectionsPerHost` connections to one host.
+    ///
+    /// The session may be one that an ended transport with the same cap left behind, idle connections and
+    /// all: sessions are reused rather than torn down, because tearing one down just after a cancelled task
+    /// can crash FoundationNetworking.
     public init(maxConnectionsPerHost: Int = 6) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        // Safety nets only: the client enforces the real (sub-second, total) deadlines.
-        configuration.timeoutIntervalForRequest = 600
-        configuration.timeoutIntervalForResource = 3600
-        delegate = SessionDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        pooled = URLSessionPool.shared.take(maxConnectionsPerHost: max(1, maxConnectionsPerHost))
     }
 
     deinit {
-        // URLSession keeps its delegate alive until invalidated.
-        session.invalidateAndCancel()
+        URLSessionPool.shared.giveBack(pooled)
     }
 
     /// Performs one request, streaming the body within its cap.

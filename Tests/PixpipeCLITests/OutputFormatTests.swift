@@ -1,3 +1,4 @@
+import Pixpipe
 import Testing
 
 @testable import PixpipeCLI
@@ -7,18 +8,18 @@ struct OutputFormatTests {
     @Test(
         "The extension names the format, in any case",
         arguments: [
-            ("out.png", OutputFormat.png), ("out.JPG", .jpeg), ("a/b.c/out.jpeg", .jpeg), ("out.ppm", .ppm),
+            ("out.png", ImageFormat.png), ("out.JPG", .jpeg), ("a/b.c/out.jpeg", .jpeg), ("out.ppm", .ppm),
             ("out.pgm", .ppm), ("out.pnm", .ppm), ("out.pam", .pam),
         ])
-    func fromExtension(path: String, expected: OutputFormat) {
-        #expect(OutputFormat(path: path) == expected)
+    func fromExtension(path: String, expected: ImageFormat) {
+        #expect(ImageFormat(path: path) == expected)
     }
 
     @Test(
         "No extension, a hidden file or an unknown extension names nothing",
         arguments: ["out", ".png", "dir.png/out", "x.bmp"])
     func noFormat(path: String) {
-        #expect(OutputFormat(path: path) == nil)
+        #expect(ImageFormat(path: path) == nil)
     }
 
     @Test("--format wins over the extension; standard output needs --format")

@@ -4,11 +4,12 @@ import Pixpipe
 /// `pixpipe convert IN OUT`: decodes one image and writes it in another format, atomically.
 struct ConvertCommand: Command {
     let name = "convert"
-    let summary = "Convert an image to PNG, JPEG, PGM/PPM or PAM."
+    var summary: String { "Convert an image to \(ImageFormat.writableNames)." }
     let usage = "pixpipe convert [OPTIONS] IN OUT"
-    let details = """
-        The input format is read from the bytes; the output format from OUT's extension (.png .jpg .jpeg
-        .ppm .pgm .pnm .pam) or from --format, which wins when both are given. IN '-' reads standard input;
+    var details: String {
+        """
+        The input format is read from the bytes; the output format from OUT's extension (\(extensions)) or from
+        --format, which wins when both are given. IN '-' reads standard input;
         OUT '-' writes standard output and then needs --format.
         The EXIF orientation is applied by default, so the output is upright; --no-orient keeps the stored
         pixel order (and the orientation tag, where the output format carries EXIF).
@@ -24,10 +25,16 @@ struct ConvertCommand: Command {
           pixpipe convert photo.png photo.jpg --quality 90
           pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
         """
+    }
+
+    /// The output extensions, `.png .jpg ...`.
+    private var extensions: String { ImageFormat.writableExtensions.map { "." + $0 }.joined(separator: " ") }
     let options: [OptionSpec] =
         [
-            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: png, jpeg, ppm or pam."),
-            .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
+            .value(
+                "quality", short: "q", placeholder: "N",
+                help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
             .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
             .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
@@ -71,21 +78,11 @@ struct ConvertCommand: Command {
     }
 
     private func encode(_ image: Image, settings: ConvertSettings) throws(ImageEncodingError) -> Data {
-        switch settings.format {
-        case .png:
-            try image.encoded(
-                as: .png(
-                    PNGEncodeOptions(
-                        interlaced: settings.progressive, includesICCProfile: !settings.strips,
-                        includesEXIF: !settings.strips)))
-        case .jpeg:
-            try image.encoded(
-                as: .jpeg(
-                    JPEGEncodeOptions(
-                        quality: settings.quality, progressive: settings.progressive,
-                        includesICCProfile: !settings.strips, includesEXIF: !settings.strips)))
-        case .ppm: NetpbmEncoder.encode(image, as: .pnm)
-        case .pam: NetpbmEncoder.encode(image, as: .pam)
+        let standard = StandardEncodeSettings(
+            quality: settings.quality, progressive: settings.progressive, keepsMetadata: !settings.strips)
+        guard let encoding = ImageEncoding.standard(for: settings.format, standard) else {
+            throw .unsupportedFormat(settings.format)
         }
+        return try image.encoded(as: encoding)
     }
 }

@@ -3,8 +3,8 @@ import Pixpipe
 /// The options of one `pixpipe convert` run, validated and resolved to what the codecs take.
 struct ConvertSettings: Sendable, Hashable {
     /// The format to write.
-    let format: OutputFormat
-    /// JPEG quality, 1 to 100.
+    let format: ImageFormat
+    /// Quality 1 to 100 for lossy formats.
     let quality: Int
     /// Progressive JPEG or interlaced PNG.
     let progressive: Bool
@@ -21,18 +21,20 @@ struct ConvertSettings: Sendable, Hashable {
 
     /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
     init(_ arguments: ParsedArguments, input: String, output: String) throws(UsageError) {
-        let named = try arguments.parsed("format", expected: "png, jpeg, ppm or pam") { OutputFormat(name: $0) }
+        let named = try arguments.parsed("format", expected: ImageFormat.writableNames) { name in
+            ImageFormat(name: name).flatMap { $0.canEncode ? $0 : nil }
+        }
         if let named {
             format = named
         } else if output == "-" {
             throw .missingOption("--format", reason: "when OUT is '-' (standard output)")
-        } else if let inferred = OutputFormat(path: output) {
+        } else if let inferred = ImageFormat(path: output), inferred.canEncode {
             format = inferred
         } else {
-            throw .unrecognizedExtension(path: output, supported: OutputFormat.knownExtensions)
+            throw .unrecognizedExtension(path: output, supported: ImageFormat.writableExtensions)
         }
         let givenQuality = try arguments.integer("quality", in: 1...100)
-        quality = givenQuality ?? JPEGEncodeOptions().quality
+        quality = givenQuality ?? JPEGEncodeOptions.defaultQuality
         progressive = arguments.isSet("progressive")
         appliesOrientation = !arguments.isSet("no-orient")
         strips = arguments.isSet("strip")
@@ -46,10 +48,11 @@ struct ConvertSettings: Sendable, Hashable {
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }
 
         var warnings: [String] = []
-        if givenQuality != nil && format != .jpeg {
-            warnings.append("--quality only applies to JPEG output; ignored for \(format.rawValue)")
+        if givenQuality != nil && !format.usesQuality {
+            warnings.append(
+                "--quality only applies to \(ImageFormat.qualityNames) output; ignored for \(format.rawValue)")
         }
-        if progressive && (format == .ppm || format == .pam) {
+        if progressive && !format.hasProgressiveMode {
             warnings.append("--progressive does not apply to \(format.rawValue) output; ignored")
         }
         ignoredOptionWarnings = warnings

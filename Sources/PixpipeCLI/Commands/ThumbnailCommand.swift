@@ -6,16 +6,17 @@ struct ThumbnailCommand: Command {
     let name = "thumbnail"
     let summary = "Make thumbnails of images and folders of images, on every core."
     let usage = "pixpipe thumbnail [OPTIONS] INPUT... --out DIR"
-    let details = """
+    var details: String {
+        """
         INPUT may be files or directories; directories are searched recursively (the output directory is
-        left out) and only files whose bytes are PNG or JPEG are used, others skipped silently. A named file
-        that is not PNG or JPEG is an error. DIR is created if needed.
+        left out) and only files whose bytes are \(ImageFormat.decodableNames) are used, others skipped
+        silently. A named file in no such format is an error. DIR is created if needed.
         Size: --size N fits the picture in an N x N box (default 256); --resize WxH a W x H box; --width or
         --height one side. --fill covers the box and crops it around the centre. Pictures are never enlarged
         without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
         resizing) unless --no-orient is given.
-        Format: --format jpeg or png; by default PNG inputs with alpha give PNG, everything else JPEG
-        (quality 85, 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
+        Format: --format \(ImageFormat.writableNames); by default inputs with alpha give PNG, everything
+        else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
         Names: --name TEMPLATE with {name} (the input's base name), {width}, {height} and {ext}; the default
         is {name}.{ext}. Inputs that map to the same name get -2, -3... before the extension, in input order.
         An existing output is skipped with a note (not a failure) unless --overwrite is given. Files are
@@ -31,11 +32,14 @@ struct ThumbnailCommand: Command {
           pixpipe thumbnail ~/Photos --out thumbs --size 320
           pixpipe thumbnail a.jpg b.png --out . --fill --size 128 --name '{name}-{width}x{height}.{ext}'
         """
+    }
     let options: [OptionSpec] =
         [.value("out", short: "o", placeholder: "DIR", help: "The directory thumbnails are written to (required).")]
         + ResizeSettings.options + [
-            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: jpeg or png."),
-            .value("quality", short: "q", placeholder: "N", help: "JPEG quality, 1 to 100 (default 85)."),
+            .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
+            .value(
+                "quality", short: "q", placeholder: "N",
+                help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),

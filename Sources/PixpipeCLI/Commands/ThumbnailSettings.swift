@@ -7,7 +7,7 @@ struct ThumbnailSettings: Sendable {
     let outputDirectory: String
     /// Size, mode, filter and limits.
     let options: ThumbnailOptions
-    /// The format to write; `nil` picks per input (PNG for PNG inputs with alpha, else JPEG).
+    /// The format to write; `nil` picks per input (PNG for inputs with alpha, else JPEG).
     let format: ImageFormat?
     /// JPEG quality.
     let quality: Int
@@ -41,14 +41,10 @@ struct ThumbnailSettings: Sendable {
         // Each worker resizes one image; more threads per resize would only compete with the other workers.
         options.maximumConcurrency = jobs > 1 ? 1 : nil
         self.options = options
-        format = try arguments.parsed("format", expected: "jpeg or png") { name -> ImageFormat? in
-            switch name.lowercased() {
-            case "jpeg", "jpg": .jpeg
-            case "png": .png
-            default: nil
-            }
+        format = try arguments.parsed("format", expected: ImageFormat.writableNames) { name -> ImageFormat? in
+            ImageFormat(name: name).flatMap { $0.canEncode ? $0 : nil }
         }
-        quality = try arguments.integer("quality", in: 1...100) ?? 85
+        quality = try arguments.integer("quality", in: 1...100) ?? JPEGEncodeOptions.defaultQuality
         strips = arguments.isSet("strip")
         overwrites = arguments.isSet("overwrite")
         nameTemplate =
@@ -57,9 +53,9 @@ struct ThumbnailSettings: Sendable {
         json = arguments.isSet("json")
     }
 
-    /// The format written for an input: `--format`, else PNG for PNG inputs with alpha, else JPEG.
+    /// The format written for an input: `--format`, else PNG for inputs with alpha, else JPEG.
     func format(for probe: InputProbe?) -> ImageFormat {
         if let format { return format }
-        return probe.map { $0.format == .png && $0.hasAlpha } == true ? .png : .jpeg
+        return probe?.hasAlpha == true ? .png : .jpeg
     }
 }

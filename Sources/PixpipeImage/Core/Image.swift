@@ -70,20 +70,14 @@ public struct Image: Sendable, Hashable {
 
     /// Calls `body` with the raw pixel bytes.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = pixels.withUnsafeBytes { buffer in
-            do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try pixels.withTypedBytes(body)
     }
 
     /// Calls `body` with the raw pixel bytes, mutable.
     public mutating func withUnsafeMutableBytes<R, E: Error>(
         _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
-        let result: Result<R, E> = pixels.withUnsafeMutableBytes { buffer in
-            do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try pixels.withTypedMutableBytes(body)
     }
 
     /// The 8-bit samples; for 16-bit images, each sample's high byte.

@@ -1,6 +1,6 @@
 /// Why bytes could not be decoded into an ``Image``.
 public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The leading bytes are neither PNG nor JPEG.
+    /// The leading bytes match no format of the codec table.
     case unsupportedFormat
     /// The data is damaged; `reason` is the codec library's message.
     case corrupt(format: ImageFormat, reason: String)
@@ -18,7 +18,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// A one-line explanation for people.
     public var description: String {
         switch self {
-        case .unsupportedFormat: "unsupported format: not a PNG or JPEG file"
+        case .unsupportedFormat: "unsupported format: not a \(ImageFormat.decodableNames) file"
         case .corrupt(let format, let reason): "corrupt \(format.rawValue) data: \(reason)"
         case .truncated(let format, let reason): "truncated \(format.rawValue) data: \(reason)"
         case .unsupportedFeature(let format, let feature): "unsupported \(format.rawValue) feature: \(feature)"
@@ -34,6 +34,8 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
 public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The pixel format cannot be stored in the chosen format (for example 16-bit or alpha in JPEG).
     case unsupportedPixelFormat(PixelFormat, format: ImageFormat)
+    /// The package has no encoder for the format.
+    case unsupportedFormat(ImageFormat)
     /// An option is out of range (for example quality 0).
     case invalidOption(String)
     /// The codec library failed; `reason` is its message.
@@ -44,6 +46,7 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .unsupportedPixelFormat(let pixelFormat, let format):
             "\(format.rawValue) cannot store \(pixelFormat) pixels"
+        case .unsupportedFormat(let format): "cannot write \(format.rawValue) images"
         case .invalidOption(let message): "invalid encoding option: \(message)"
         case .libraryFailure(let format, let reason): "\(format.rawValue) encoder failed: \(reason)"
         }

@@ -1,4 +1,4 @@
-/// How to decode: limits, strictness, sample depth and JPEG reduced-size decoding.
+/// How to decode: limits, strictness, sample depth and reduced-size decoding.
 public struct DecodeOptions: Sendable, Hashable {
     /// What to do with damaged or truncated data.
     public enum Strictness: Sendable, Hashable {
@@ -50,6 +50,11 @@ public struct DecodeOptions: Sendable, Hashable {
         self.keeps16Bit = keeps16Bit
         self.strictness = strictness
         self.jpegScale = jpegScale
+    }
+
+    /// Throws ``ImageDecodingError/inputTooLarge(bytes:limit:)`` when `count` is over the byte limit.
+    public func checkBytes(_ count: Int) throws(ImageDecodingError) {
+        if let byteLimit, count > byteLimit { throw .inputTooLarge(bytes: count, limit: byteLimit) }
     }
 
     /// Throws ``ImageDecodingError/tooLarge(width:height:limit:)`` when `width * height` is over the limit.

@@ -1,51 +1,30 @@
 import Foundation
 
 extension Image {
-    /// Decodes PNG or JPEG bytes; the format is sniffed from the bytes.
+    /// Decodes image bytes of any format in the codec table; the format is sniffed from the bytes.
     public init(data: Data, options: DecodeOptions = .init()) throws(ImageDecodingError) {
-        let result: Result<Image, ImageDecodingError> = data.withUnsafeBytes { bytes in
-            do throws(ImageDecodingError) { return .success(try Image(bytes: bytes, options: options)) } catch {
-                return .failure(error)
-            }
+        self = try data.withTypedBytes { (bytes) throws(ImageDecodingError) in try Image(bytes: bytes, options: options)
         }
-        self = try result.get()
     }
 
-    /// Decodes PNG or JPEG bytes from a buffer the caller owns; the format is sniffed from the bytes.
+    /// Decodes image bytes from a buffer the caller owns; the format is sniffed from the bytes.
     public init(bytes: UnsafeRawBufferPointer, options: DecodeOptions = .init()) throws(ImageDecodingError) {
-        if let limit = options.byteLimit, bytes.count > limit {
-            throw .inputTooLarge(bytes: bytes.count, limit: limit)
-        }
-        switch ImageFormat.sniff(bytes) {
-        case .png: self = try PNGDecoder.decode(bytes, options: options)
-        case .jpeg: self = try JPEGDecoder.decode(bytes, options: options)
-        case nil: throw .unsupportedFormat
-        }
+        try options.checkBytes(bytes.count)
+        self = try ImageCodecs.decoder(for: bytes).decode(bytes, options: options)
     }
 
-    /// Decodes the PNG or JPEG file at `path`; the format is sniffed from its bytes, not its name.
+    /// Decodes the image file at `path`; the format is sniffed from its bytes, not its name.
     public init(contentsOfFile path: String, options: DecodeOptions = .init()) throws(ImageDecodingError) {
         let data = try Image.readFile(path, byteLimit: options.byteLimit)
         try self.init(data: data, options: options)
     }
 
-    /// Reads the header of PNG or JPEG bytes without decoding pixels.
+    /// Reads the header of image bytes without decoding pixels.
     public static func info(data: Data, options: DecodeOptions = .init()) throws(ImageDecodingError) -> ImageInfo {
-        let result: Result<ImageInfo, ImageDecodingError> = data.withUnsafeBytes { bytes in
-            do throws(ImageDecodingError) {
-                if let limit = options.byteLimit, bytes.count > limit {
-                    throw .inputTooLarge(bytes: bytes.count, limit: limit)
-                }
-                switch ImageFormat.sniff(bytes) {
-                case .png: return .success(try PNGDecoder.info(bytes))
-                case .jpeg: return .success(try JPEGDecoder.info(bytes))
-                case nil: throw .unsupportedFormat
-                }
-            } catch {
-                return .failure(error)
-            }
+        try data.withTypedBytes { (bytes) throws(ImageDecodingError) in
+            try options.checkBytes(bytes.count)
+            return try ImageCodecs.decoder(for: bytes).info(bytes)
         }
-        return try result.get()
     }
 
     /// Reads the header of the file at `path` without decoding pixels.
@@ -53,6 +32,17 @@ extension Image {
         -> ImageInfo
     {
         try info(data: readFile(path, byteLimit: options.byteLimit), options: options)
+    }
+
+    /// Proves `data` a whole, undamaged image and returns its header, doing the least work that still reads
+    /// every byte of the image data (a JPEG is decoded at 1/8 size, which entropy-decodes every coefficient
+    /// but skips most of the inverse DCT). The pixel limit applies to the image's full size; in strict mode
+    /// truncation and damage throw exactly as a full decode's would.
+    public static func verify(data: Data, options: DecodeOptions = .init()) throws(ImageDecodingError) -> ImageInfo {
+        try data.withTypedBytes { (bytes) throws(ImageDecodingError) in
+            try options.checkBytes(bytes.count)
+            return try ImageCodecs.decoder(for: bytes).verify(bytes, options: options)
+        }
     }
 
     /// Reads a whole file, refusing it before reading when it is over `byteLimit`.

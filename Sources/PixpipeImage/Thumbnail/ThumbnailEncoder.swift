@@ -1,6 +1,7 @@
 import Foundation
 
-/// Encodes thumbnails: JPEG at quality 85 with 4:2:0 chroma and optimized Huffman tables, or PNG.
+/// Encodes thumbnails in any format the codec table writes: JPEG at quality 85 with 4:2:0 chroma and
+/// optimized Huffman tables by default, PNG, and the rest at their standard settings.
 ///
 /// ```swift
 /// let data = try ThumbnailEncoder(format: .jpeg, strips: true).encode(thumbnail)
@@ -8,27 +9,26 @@ import Foundation
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// The format written.
     public var format: ImageFormat
-    /// JPEG quality, 1...100; ignored for PNG.
+    /// Quality 1...100 for lossy formats; ignored by lossless ones.
     public var quality: Int
     /// Drop the ICC profile and the EXIF block (kept by default).
     public var strips: Bool
 
     /// An encoder; every argument has the documented default.
-    public init(format: ImageFormat = .jpeg, quality: Int = 85, strips: Bool = false) {
+    public init(format: ImageFormat = .jpeg, quality: Int = JPEGEncodeOptions.defaultQuality, strips: Bool = false) {
         self.format = format
         self.quality = quality
         self.strips = strips
     }
 
-    /// The encoding settings this encoder uses.
+    /// The encoding settings this encoder uses: the format's standard encoding at ``quality``.
     public var encoding: ImageEncoding {
-        switch format {
-        case .jpeg:
-            .jpeg(
-                JPEGEncodeOptions(
-                    quality: quality, optimizesHuffmanTables: true, chromaSubsampling: .s420,
-                    includesICCProfile: !strips, includesEXIF: !strips))
-        case .png: .png(PNGEncodeOptions(includesICCProfile: !strips, includesEXIF: !strips))
+        get throws(ImageEncodingError) {
+            guard
+                let encoding = ImageEncoding.standard(
+                    for: format, StandardEncodeSettings(quality: quality, keepsMetadata: !strips))
+            else { throw .unsupportedFormat(format) }
+            return encoding
         }
     }
 

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// An image file opened for thumbnailing: its descriptor, size and sniffed format.
+/// An image file opened for thumbnailing: its descriptor, size and the codec its first bytes name.
 ///
 /// The decoders read it through the descriptor in small pieces, so a 40 MB PNG or a 10 MB JPEG is never
 /// held whole in memory: peak memory is the decoder's buffers plus what the resize keeps.
@@ -15,8 +15,8 @@ final class ThumbnailSourceFile {
     let path: String
     /// The file's size in bytes.
     let byteCount: Int
-    /// The format its first bytes name, or `nil`.
-    let format: ImageFormat?
+    /// The codec its first bytes name, or `nil`.
+    let codec: (any ImageCodec)?
 
     /// Opens `path`; refuses a file larger than `byteLimit` and anything that cannot be read.
     init(path: String, byteLimit: Int?) throws(ImageDecodingError) {
@@ -34,7 +34,7 @@ final class ThumbnailSourceFile {
             throw .inputTooLarge(bytes: byteCount, limit: byteLimit)
         }
         // The signature is read with pread, so the descriptor stays at offset 0 for the decoder.
-        var signature = [UInt8](repeating: 0, count: 8)
+        var signature = [UInt8](repeating: 0, count: ImageCodecs.signatureLength)
         let read = signature.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard read >= 0 else {
             let error = Self.unreadable(path)
@@ -44,7 +44,27 @@ final class ThumbnailSourceFile {
         self.descriptor = descriptor
         self.path = path
         self.byteCount = byteCount
-        format = ImageFormat.sniff(signature.prefix(read))
+        codec = ImageCodecs.sniff(signature.prefix(read))
+    }
+
+    /// The whole file, for codecs whose library reads from memory only; the byte limit was checked on opening.
+    func readAll() throws(ImageDecodingError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        var offset = 0
+        while offset < byteCount {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + offset, byteCount - offset, off_t(offset))
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else {
+                if read == 0 { break }
+                throw Self.unreadable(path)
+            }
+            offset += read
+        }
+        // A file that shrank while being read is read as it now is: the decoder reports it truncated.
+        if offset < byteCount { bytes.removeLast(byteCount - offset) }
+        return bytes
     }
 
     deinit { close(descriptor) }

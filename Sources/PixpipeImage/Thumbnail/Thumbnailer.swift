@@ -1,6 +1,7 @@
 import Foundation
 
-/// Makes thumbnails from PNG or JPEG bytes, holding no more of the source than it needs.
+/// Makes thumbnails from image bytes of any format in the codec table, holding no more of the source than it
+/// needs: each codec decodes at the least size its library offers.
 ///
 /// JPEGs are decoded at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size,
 /// then resampled with the chosen filter; non-interlaced PNGs stream their rows through the resampler
@@ -23,59 +24,30 @@ public struct Thumbnailer: Sendable {
         self.options = options
     }
 
-    /// The thumbnail of PNG or JPEG bytes; the format is sniffed from the bytes.
+    /// The thumbnail of image bytes; the format is sniffed from the bytes.
     public func thumbnail(data: Data) throws(ThumbnailError) -> Image {
-        let result: Result<Image, ThumbnailError> = data.withUnsafeBytes { bytes in
-            do throws(ThumbnailError) { return .success(try thumbnail(bytes: bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try data.withTypedBytes { (bytes) throws(ThumbnailError) in try thumbnail(bytes: bytes) }
     }
 
-    /// The thumbnail of the PNG or JPEG file at `path`.
+    /// The thumbnail of the image file at `path`.
     ///
-    /// The file is read in small pieces as the decoder needs them, never whole, so peak memory does not
-    /// include the compressed file.
+    /// PNG and JPEG files are read in small pieces as the decoder needs them, never whole, so peak memory
+    /// does not include the compressed file.
     public func thumbnail(contentsOfFile path: String) throws(ThumbnailError) -> Image {
-        let file = try decoding { () throws(ImageDecodingError) in
+        let file = try Self.decoding { () throws(ImageDecodingError) in
             try ThumbnailSourceFile(path: path, byteLimit: options.byteLimit)
         }
-        switch file.format {
-        case .jpeg:
-            let reader = try decoding { () throws(ImageDecodingError) in
-                try JPEGReader(fileDescriptor: file.descriptor, pixelLimit: options.pixelLimit)
-            }
-            return try jpegThumbnail(reader)
-        case .png:
-            let (reader, header) = try decoding { () throws(ImageDecodingError) in
-                let reader = try PNGReader(fileDescriptor: file.descriptor)
-                return (reader, try reader.readHeader())
-            }
-            return try pngThumbnail(reader, header: header)
-        case nil:
-            throw .decoding(.unsupportedFormat)
-        }
+        guard let codec = file.codec else { throw .decoding(.unsupportedFormat) }
+        return try codec.thumbnail(.file(file), by: self)
     }
 
-    /// The thumbnail of PNG or JPEG bytes in a buffer the caller owns.
+    /// The thumbnail of image bytes in a buffer the caller owns.
     public func thumbnail(bytes: UnsafeRawBufferPointer) throws(ThumbnailError) -> Image {
-        if let limit = options.byteLimit, bytes.count > limit {
-            throw .decoding(.inputTooLarge(bytes: bytes.count, limit: limit))
+        let codec = try Self.decoding { () throws(ImageDecodingError) in
+            try DecodeOptions(byteLimit: options.byteLimit).checkBytes(bytes.count)
+            return try ImageCodecs.decoder(for: bytes)
         }
-        switch ImageFormat.sniff(bytes) {
-        case .jpeg:
-            let reader = try decoding { () throws(ImageDecodingError) in
-                try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
-            }
-            return try jpegThumbnail(reader)
-        case .png:
-            let (reader, header) = try decoding { () throws(ImageDecodingError) in
-                let reader = try PNGReader(bytes: bytes)
-                return (reader, try reader.readHeader())
-            }
-            return try pngThumbnail(reader, header: header)
-        case nil:
-            throw .decoding(.unsupportedFormat)
-        }
+        return try codec.thumbnail(.bytes(bytes), by: self)
     }
 
     /// The thumbnail of an image already decoded (its `metadata.orientation` is honoured).
@@ -100,51 +72,20 @@ public struct Thumbnailer: Sendable {
     /// How many times the target size a reduced JPEG decode keeps, at least.
     static let shrinkMargin = 2
 
-    /// The thumbnail from a JPEG reader that has read the header.
-    private func jpegThumbnail(_ reader: JPEGReader) throws(ThumbnailError) -> Image {
-        let info = try decoding { () throws(ImageDecodingError) in try JPEGDecoder.info(reader) }
-        let plan = try Plan(
-            width: info.width, height: info.height, orientation: info.metadata.orientation, format: .jpeg, options)
-        let numerator = Self.jpegScaleNumerator(
-            width: info.width, height: info.height, targetWidth: plan.storedWidth, targetHeight: plan.storedHeight)
-        let decodeOptions = DecodeOptions(
-            pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness,
-            jpegScale: .eighths(numerator))
-        let image = try decoding { () throws(ImageDecodingError) in
-            try JPEGDecoder.decode(reader, options: decodeOptions)
-        }
-        return try finish(image, plan: plan)
+    /// The plan for a source whose header says `info`; checks the source limit.
+    func plan(for info: ImageInfo) throws(ThumbnailError) -> Plan {
+        try Plan(
+            width: info.width, height: info.height, orientation: info.metadata.orientation, format: info.format,
+            options)
     }
 
-    /// The thumbnail from a PNG reader that has read the header; an interlaced image is decoded whole.
-    private func pngThumbnail(_ reader: PNGReader, header: PNGReader.Header) throws(ThumbnailError) -> Image {
-        var early = ImageMetadata()
-        header.chunks.apply(to: &early)
-        let plan = try Plan(
-            width: header.width, height: header.height, orientation: early.orientation, format: .png, options)
-        if header.isInterlaced {
-            // Adam7 rows arrive in seven passes, so the picture only exists once all of it is decoded.
-            let decodeOptions = DecodeOptions(
-                pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
-            let image = try decoding { () throws(ImageDecodingError) in
-                try PNGDecoder.decode(reader, header: header, options: decodeOptions)
-            }
-            return try finish(image, plan: plan)
-        }
-        try checkAllocation(width: plan.storedWidth, height: plan.storedHeight)
-        let resized = try decoding { () throws(ImageDecodingError) in
-            try PNGStreamingResizer(reader: reader, header: header, options: options)
-                .resize(toWidth: plan.storedWidth, height: plan.storedHeight)
-        }
-        // A late eXIf chunk may bring an orientation the plan did not know; the small result is resized again.
-        let late = try Plan(
-            width: header.width, height: header.height, orientation: resized.metadata.orientation, format: .png,
-            options)
-        return try finish(resized, plan: late)
+    /// Options for a codec that can only decode at full size: the thumbnail's pixel limit and strictness.
+    var fullDecodeOptions: DecodeOptions {
+        DecodeOptions(pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
     }
 
     /// Resizes `image` to the plan's stored size, turns it upright, and cuts the `.fill` crop.
-    private func finish(_ image: Image, plan: Plan) throws(ThumbnailError) -> Image {
+    func finish(_ image: Image, plan: Plan) throws(ThumbnailError) -> Image {
         try checkAllocation(width: plan.storedWidth, height: plan.storedHeight)
         var result: Image
         do {
@@ -162,11 +103,12 @@ public struct Thumbnailer: Sendable {
     }
 
     /// Runs a decoding step, wrapping its error.
-    private func decoding<T>(_ body: () throws(ImageDecodingError) -> T) throws(ThumbnailError) -> T {
+    static func decoding<T>(_ body: () throws(ImageDecodingError) -> T) throws(ThumbnailError) -> T {
         do { return try body() } catch { throw .decoding(error) }
     }
 
-    private func checkAllocation(width: Int, height: Int) throws(ThumbnailError) {
+    /// Throws when a `width` x `height` buffer would go over the pixel limit.
+    func checkAllocation(width: Int, height: Int) throws(ThumbnailError) {
         do {
             try DecodeOptions(pixelLimit: options.pixelLimit).checkPixels(width: width, height: height)
         } catch {

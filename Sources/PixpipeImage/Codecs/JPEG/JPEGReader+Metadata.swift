@@ -10,7 +10,7 @@ extension JPEGReader {
     var outputPixelFormat: PixelFormat { header.components == 1 ? .gray8 : .rgb8 }
 
     /// The libjpeg output space that leads to ``outputPixelFormat``.
-    var outputSpace: OutputSpace {
+    var outputSpace: JPEGColorSpace {
         if header.components == 1 { return .gray }
         return isFourChannel ? .cmyk : .rgb
     }

@@ -7,24 +7,6 @@ import CPixpipe
 /// A step that fails leaves the reader unusable. The bytes given to `init` must stay valid
 /// (and unchanged) for the reader's whole life: libjpeg reads them in place.
 final class JPEGReader {
-    /// The colour space rows are produced in.
-    enum OutputSpace {
-        /// One 8-bit sample per pixel.
-        case gray
-        /// Three 8-bit samples per pixel.
-        case rgb
-        /// Four 8-bit samples per pixel, as stored (Adobe files store them inverted).
-        case cmyk
-
-        var code: Int32 {
-            switch self {
-            case .gray: Int32(PXP_JPEG_SPACE_GRAY)
-            case .rgb: Int32(PXP_JPEG_SPACE_RGB)
-            case .cmyk: Int32(PXP_JPEG_SPACE_CMYK)
-            }
-        }
-    }
-
     /// The decoder handle; owned, freed in `deinit`.
     private let handle: OpaquePointer
     /// What the header says.
@@ -91,7 +73,7 @@ final class JPEGReader {
     }
 
     /// Sets the scale (`scaleNumerator`/8) and output space; returns the output size.
-    func configure(scaleNumerator: Int, space: OutputSpace) throws(ImageDecodingError) -> (width: Int, height: Int) {
+    func configure(scaleNumerator: Int, space: JPEGColorSpace) throws(ImageDecodingError) -> (width: Int, height: Int) {
         var width: UInt32 = 0
         var height: UInt32 = 0
         guard pxp_jpeg_decoder_configure(handle, Int32(scaleNumerator), space.code, &width, &height) == PXP_JPEG_OK

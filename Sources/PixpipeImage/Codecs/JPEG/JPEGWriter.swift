@@ -7,30 +7,12 @@ import Foundation
 /// ``writeMarker(_:payload:)`` and ``writeICCProfile(_:)``, ``writeRows(_:stride:count:)`` for every
 /// row, and ``finish()``. A step that fails leaves the writer unusable.
 final class JPEGWriter {
-    /// The layout of the rows given to ``writeRows(_:stride:count:)``.
-    enum InputSpace {
-        /// One sample per pixel.
-        case gray
-        /// Red, green, blue.
-        case rgb
-        /// Cyan, magenta, yellow, black, stored as given (with an Adobe APP14 marker).
-        case cmyk
-
-        var code: Int32 {
-            switch self {
-            case .gray: Int32(PXP_JPEG_SPACE_GRAY)
-            case .rgb: Int32(PXP_JPEG_SPACE_RGB)
-            case .cmyk: Int32(PXP_JPEG_SPACE_CMYK)
-            }
-        }
-    }
-
     /// The encoder handle; owned, freed in `deinit`.
     private let handle: OpaquePointer
 
     /// Starts a `width` x `height` file; `dotsPerInch` is written in the JFIF header when given.
     init(
-        width: Int, height: Int, space: InputSpace, options: JPEGEncodeOptions,
+        width: Int, height: Int, space: JPEGColorSpace, options: JPEGEncodeOptions,
         dotsPerInch: ImageMetadata.Resolution? = nil
     ) throws(ImageEncodingError) {
         guard let handle = pxp_jpeg_encoder_create() else {

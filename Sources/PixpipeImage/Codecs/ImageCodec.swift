@@ -1,0 +1,101 @@
+import Foundation
+
+/// One format's codec: how to recognise it, read its header, decode, verify, thumbnail and encode it.
+///
+/// Every caller (``Image/init(data:options:)``, ``Image/info(data:options:)``, the thumbnailer, the
+/// encoder, the downloader's verification and the command line) goes through ``ImageCodecs/all``, so a new
+/// format is one folder under `Codecs/` with a type conforming to this protocol, plus one entry in that
+/// table. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
+/// defaults below say what a codec without a decoder or an encoder does.
+protocol ImageCodec: Sendable {
+    /// The format this codec reads and writes.
+    var format: ImageFormat { get }
+    /// The file extensions that name the format, the usual one first (`["jpg", "jpeg"]`).
+    var fileExtensions: [String] { get }
+    /// The media types servers use for it.
+    var mediaTypes: [String] { get }
+    /// Whether ``decode(_:options:)`` and ``info(_:)`` are implemented.
+    var canDecode: Bool { get }
+    /// Whether ``encode(_:options:)`` is implemented.
+    var canEncode: Bool { get }
+    /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats).
+    var usesQuality: Bool { get }
+    /// Whether the encoder has a progressive or interlaced mode.
+    var hasProgressiveMode: Bool { get }
+
+    /// Whether `prefix` (the first ``ImageCodecs/signatureLength`` bytes, or fewer when the input is
+    /// shorter) starts a file of this format. Magic bytes only.
+    func matches(_ prefix: [UInt8]) -> Bool
+
+    /// What the header says, without decoding pixels.
+    func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo
+
+    /// Decodes the image; checks the pixel limit from the header before allocating.
+    func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image
+
+    /// Proves the bytes a whole, undamaged image with the least work that still reads every byte of the
+    /// image data, and returns the header; the pixel limit applies to the image's full size.
+    func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo
+
+    /// The thumbnail `thumbnailer` asks for, decoding no more of `source` than it needs.
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image
+
+    /// Encodes `image` with `options`, which are this codec's own options type.
+    func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data
+
+    /// The encoding the command line and the thumbnail encoder use when only the common settings are known,
+    /// or `nil` when the codec has no encoder.
+    func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding?
+}
+
+extension ImageCodec {
+    var canDecode: Bool { true }
+    var canEncode: Bool { false }
+    var usesQuality: Bool { false }
+    var hasProgressiveMode: Bool { false }
+
+    func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
+        throw .unsupportedFormat
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
+        throw .unsupportedFormat
+    }
+
+    /// A full decode: every codec that has no cheaper complete read.
+    func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
+        let image = try decode(bytes, options: options)
+        return ImageInfo(
+            format: format, width: image.width, height: image.height, pixelFormat: image.pixelFormat,
+            metadata: image.metadata)
+    }
+
+    /// The header's plan first (so the source limit refuses a huge image before any decode), then a full
+    /// decode under the pixel limit, resized by the thumbnailer.
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
+        try source.withBytes { (bytes) throws(ThumbnailError) in
+            let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try self.info(bytes) }
+            let plan = try thumbnailer.plan(for: info)
+            let image = try Thumbnailer.decoding { () throws(ImageDecodingError) in
+                try decode(bytes, options: thumbnailer.fullDecodeOptions)
+            }
+            return try thumbnailer.finish(image, plan: plan)
+        }
+    }
+
+    func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data {
+        throw .unsupportedFormat(format)
+    }
+
+    func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? { nil }
+
+    /// `options` as this codec's options type, or an error naming the mismatch.
+    func options<Options: ImageEncodeOptions>(
+        _ options: any ImageEncodeOptions, as type: Options.Type
+    ) throws(ImageEncodingError) -> Options {
+        guard let typed = options as? Options else {
+            throw .invalidOption("\(type) expected for \(format.rawValue), got \(Swift.type(of: options))")
+        }
+        return typed
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension ImageFormat {
+    /// JPEG (JFIF or EXIF).
+    public static let jpeg = ImageFormat(rawValue: "jpeg")
+}
+
+/// JPEG through libjpeg-turbo: baseline, progressive and arithmetic coding, CMYK; DCT-scaled decoding for
+/// thumbnails and verification.
+struct JPEGCodec: ImageCodec {
+    var format: ImageFormat { .jpeg }
+    var fileExtensions: [String] { ["jpg", "jpeg", "jpe", "jfif"] }
+    var mediaTypes: [String] { ["image/jpeg", "image/pjpeg"] }
+    var canEncode: Bool { true }
+    var usesQuality: Bool { true }
+    var hasProgressiveMode: Bool { true }
+
+    func matches(_ prefix: [UInt8]) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+    func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
+        try JPEGDecoder.info(bytes)
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
+        try JPEGDecoder.decode(bytes, options: options)
+    }
+
+    /// A 1/8 decode: libjpeg still entropy-decodes every coefficient, so truncation and damage are seen,
+    /// but skips most of the inverse DCT and colour work. The pixel limit keeps its meaning (the image's
+    /// full size), though the check decodes far fewer pixels.
+    func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
+        let reader = try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
+        let info = try JPEGDecoder.info(reader)
+        try options.checkPixels(width: info.width, height: info.height)
+        var reduced = options
+        reduced.jpegScale = .eighths(1)
+        _ = try JPEGDecoder.decode(reader, options: reduced)
+        return info
+    }
+
+    func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data {
+        try JPEGEncoder.encode(image, options: self.options(options, as: JPEGEncodeOptions.self))
+    }
+
+    func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? {
+        .jpeg(
+            JPEGEncodeOptions(
+                quality: settings.quality ?? JPEGEncodeOptions.defaultQuality, progressive: settings.progressive,
+                includesICCProfile: settings.keepsMetadata, includesEXIF: settings.keepsMetadata))
+    }
+
+    /// Decodes at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size, then
+    /// lets the thumbnailer resample with its filter.
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
+        let options = thumbnailer.options
+        let reader = try Thumbnailer.decoding { () throws(ImageDecodingError) in
+            switch source {
+            case .bytes(let bytes): try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
+            case .file(let file): try JPEGReader(fileDescriptor: file.descriptor, pixelLimit: options.pixelLimit)
+            }
+        }
+        let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try JPEGDecoder.info(reader) }
+        let plan = try thumbnailer.plan(for: info)
+        let numerator = Thumbnailer.jpegScaleNumerator(
+            width: info.width, height: info.height, targetWidth: plan.storedWidth, targetHeight: plan.storedHeight)
+        let decodeOptions = DecodeOptions(
+            pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness,
+            jpegScale: .eighths(numerator))
+        let image = try Thumbnailer.decoding { () throws(ImageDecodingError) in
+            try JPEGDecoder.decode(reader, options: decodeOptions)
+        }
+        return try thumbnailer.finish(image, plan: plan)
+    }
+}

@@ -1,0 +1,34 @@
+extension ImageFormat {
+    /// The formats the codec table decodes, for help texts and messages: "PNG or JPEG".
+    package static var decodableNames: String { listed(all.filter(\.canDecode).map { $0.rawValue.uppercased() }) }
+
+    /// The formats the codec table encodes, as `--format` takes them: "png, jpeg, ppm or pam".
+    package static var writableNames: String { listed(all.filter(\.canEncode).map(\.rawValue)) }
+
+    /// The formats whose encoders take a quality, for messages: "JPEG".
+    package static var qualityNames: String { listed(all.filter(\.usesQuality).map { $0.rawValue.uppercased() }) }
+
+    /// Every file extension of an encodable format, for messages.
+    package static var writableExtensions: [String] {
+        all.filter(\.canEncode).flatMap { ImageCodecs.codec(for: $0)?.fileExtensions ?? [] }
+    }
+
+    /// The format the extension of `path` names, or `nil` (no extension, or an unknown one).
+    package init?(path: String) {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
+        self.init(name: String(fileName[fileName.index(after: dot)...]))
+    }
+
+    /// Whether the format's encoder reads ``StandardEncodeSettings/quality``.
+    package var usesQuality: Bool { ImageCodecs.codec(for: self)?.usesQuality ?? false }
+
+    /// Whether the format's encoder has a progressive (interlaced) mode.
+    package var hasProgressiveMode: Bool { ImageCodecs.codec(for: self)?.hasProgressiveMode ?? false }
+
+    /// "a, b or c".
+    private static func listed(_ names: [String]) -> String {
+        guard names.count > 1, let last = names.last else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
+    }
+}

@@ -1,0 +1,65 @@
+/// A target format and its settings, for ``Image/encoded(as:)``.
+///
+/// Each codec declares its own options type and short static names (`.png`, `.jpeg(quality:)`) in its
+/// folder, so the set of encodings grows with the codec table:
+///
+/// ```swift
+/// let jpeg = try image.encoded(as: .jpeg(quality: 90))
+/// let png = try image.encoded(as: .png)
+/// ```
+public struct ImageEncoding: Sendable, Hashable, CustomStringConvertible {
+    /// The codec-specific settings.
+    public let options: any ImageEncodeOptions
+
+    /// An encoding with `options`, whose type names the format.
+    public init(_ options: some ImageEncodeOptions) {
+        self.options = options
+    }
+
+    /// The container format written.
+    public var format: ImageFormat { options.format }
+
+    /// The format and its settings.
+    public var description: String { "\(format.rawValue) \(options)" }
+
+    /// The encoding the command line uses for `format` given only the common settings, or `nil` when the
+    /// package cannot write `format`.
+    public static func standard(for format: ImageFormat, _ settings: StandardEncodeSettings = .init())
+        -> ImageEncoding?
+    {
+        ImageCodecs.codec(for: format)?.standardEncoding(settings)
+    }
+
+    /// Equal when the options are of one type and equal.
+    public static func == (lhs: ImageEncoding, rhs: ImageEncoding) -> Bool {
+        AnyHashable(lhs.options) == AnyHashable(rhs.options)
+    }
+
+    /// Hashes the options.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(AnyHashable(options))
+    }
+}
+
+/// One codec's encoder settings (``PNGEncodeOptions``, ``JPEGEncodeOptions``, ...).
+public protocol ImageEncodeOptions: Sendable, Hashable {
+    /// The format these options write.
+    var format: ImageFormat { get }
+}
+
+/// The settings every encoder understands, mapped by each codec to its own options.
+public struct StandardEncodeSettings: Sendable, Hashable {
+    /// Quality 1...100 for lossy formats; `nil` for the codec's default. Ignored by lossless formats.
+    public var quality: Int?
+    /// Progressive JPEG, interlaced PNG; ignored where the format has no such mode.
+    public var progressive: Bool
+    /// Write the ICC profile and the EXIF block when the image has them.
+    public var keepsMetadata: Bool
+
+    /// Settings; every argument has the documented default.
+    public init(quality: Int? = nil, progressive: Bool = false, keepsMetadata: Bool = true) {
+        self.quality = quality
+        self.progressive = progressive
+        self.keepsMetadata = keepsMetadata
+    }
+}

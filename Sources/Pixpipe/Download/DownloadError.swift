@@ -81,7 +81,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt, .unreadable: "corrupt-image"
         case .truncated: "truncated-image"
         case .unsupportedFeature: "unsupported-image"
-        case .tooLarge, .inputTooLarge: "too-large-image"
+        case .tooLarge, .inputTooLarge, .tooManyFrames, .animationTooLarge: "too-large-image"
         }
     }
 }

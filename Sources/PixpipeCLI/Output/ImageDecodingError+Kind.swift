@@ -10,6 +10,8 @@ extension ImageDecodingError {
         case .unsupportedFeature: "unsupportedFeature"
         case .tooLarge: "tooLarge"
         case .inputTooLarge: "inputTooLarge"
+        case .tooManyFrames: "tooManyFrames"
+        case .animationTooLarge: "animationTooLarge"
         case .unreadable: "unreadable"
         }
     }

@@ -22,6 +22,8 @@ protocol ImageCodec: Sendable {
     var usesQuality: Bool { get }
     /// Whether the encoder has a progressive or interlaced mode.
     var hasProgressiveMode: Bool { get }
+    /// Whether ``encodeAnimation(_:loopCount:options:)`` is implemented.
+    var canEncodeAnimation: Bool { get }
 
     /// Whether `prefix` (the first ``ImageCodecs/signatureLength`` bytes, or fewer when the input is
     /// shorter) starts a file of this format. Magic bytes only.
@@ -40,8 +42,17 @@ protocol ImageCodec: Sendable {
     /// The thumbnail `thumbnailer` asks for, decoding no more of `source` than it needs.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image
 
+    /// A frame-by-frame decoder over `data`; the default decodes a still image as one frame. Animated
+    /// codecs read the canvas, frame count and loop count from the header here, before any frame.
+    func frameDecoder(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any FrameDecoder
+
     /// Encodes `image` with `options`, which are this codec's own options type.
     func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data
+
+    /// Encodes `frames` (all of one size) as an animation with `options`, this codec's own options type.
+    func encodeAnimation(
+        _ frames: [AnimationFrame], loopCount: Int, options: any ImageEncodeOptions
+    ) throws(ImageEncodingError) -> Data
 
     /// The encoding the command line and the thumbnail encoder use when only the common settings are known,
     /// or `nil` when the codec has no encoder.
@@ -53,6 +64,7 @@ extension ImageCodec {
     var canEncode: Bool { false }
     var usesQuality: Bool { false }
     var hasProgressiveMode: Bool { false }
+    var canEncodeAnimation: Bool { false }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         throw .unsupportedFormat
@@ -84,6 +96,19 @@ extension ImageCodec {
     }
 
     func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data {
+        throw .unsupportedFormat(format)
+    }
+
+    func frameDecoder(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any FrameDecoder {
+        let image = try data.withTypedBytes { (bytes) throws(ImageDecodingError) in
+            try decode(bytes, options: options)
+        }
+        return StillFrameDecoder(image)
+    }
+
+    func encodeAnimation(
+        _ frames: [AnimationFrame], loopCount: Int, options: any ImageEncodeOptions
+    ) throws(ImageEncodingError) -> Data {
         throw .unsupportedFormat(format)
     }
 

@@ -10,6 +10,10 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedFeature(format: ImageFormat, feature: String)
     /// The header declares more pixels than the limit allows; refused before allocating.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// An animation declares more frames than ``DecodeOptions/frameLimit`` allows; refused from the header.
+    case tooManyFrames(count: Int, limit: Int)
+    /// An animation's frames hold more pixels together than ``DecodeOptions/animationPixelLimit`` allows.
+    case animationTooLarge(width: Int, height: Int, frames: Int, limit: Int)
     /// The input holds more bytes than the byte limit allows.
     case inputTooLarge(bytes: Int, limit: Int)
     /// The file could not be read.
@@ -24,6 +28,10 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .unsupportedFeature(let format, let feature): "unsupported \(format.rawValue) feature: \(feature)"
         case .tooLarge(let width, let height, let limit):
             "image too large: \(width)x\(height) is over the limit of \(limit) pixels"
+        case .tooManyFrames(let count, let limit):
+            "animation too long: \(count) frames is over the limit of \(limit)"
+        case .animationTooLarge(let width, let height, let frames, let limit):
+            "animation too large: \(frames) frames of \(width)x\(height) is over the limit of \(limit) pixels"
         case .inputTooLarge(let bytes, let limit): "input too large: \(bytes) bytes is over the limit of \(limit)"
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         }

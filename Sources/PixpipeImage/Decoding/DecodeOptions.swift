@@ -31,11 +31,20 @@ public struct DecodeOptions: Sendable, Hashable {
     public var strictness: Strictness
     /// Reduced-size decoding for JPEG; ignored for PNG.
     public var jpegScale: JPEGScale
+    /// The most frames an animation may declare; `nil` lifts the limit. Default 10,000.
+    public var frameLimit: Int?
+    /// The most pixels all frames of an animation may hold together (canvas pixels times frames), so a
+    /// small canvas cannot hide a huge animation; `nil` lifts the limit. Default 1 gigapixel.
+    public var animationPixelLimit: Int?
 
     /// The default limit on decoded pixels: 100 megapixels.
     public static let defaultPixelLimit = 100_000_000
     /// The default limit on input bytes: 256 MiB.
     public static let defaultByteLimit = 256 << 20
+    /// The default limit on an animation's frames: 10,000.
+    public static let defaultFrameLimit = 10_000
+    /// The default limit on an animation's pixels over all frames: 1 gigapixel.
+    public static let defaultAnimationPixelLimit = 1_000_000_000
 
     /// Options; every argument has the documented default.
     public init(
@@ -43,13 +52,31 @@ public struct DecodeOptions: Sendable, Hashable {
         byteLimit: Int? = DecodeOptions.defaultByteLimit,
         keeps16Bit: Bool = false,
         strictness: Strictness = .strict,
-        jpegScale: JPEGScale = .full
+        jpegScale: JPEGScale = .full,
+        frameLimit: Int? = DecodeOptions.defaultFrameLimit,
+        animationPixelLimit: Int? = DecodeOptions.defaultAnimationPixelLimit
     ) {
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.keeps16Bit = keeps16Bit
         self.strictness = strictness
         self.jpegScale = jpegScale
+        self.frameLimit = frameLimit
+        self.animationPixelLimit = animationPixelLimit
+    }
+
+    /// Throws ``ImageDecodingError/tooLarge(width:height:limit:)`` or
+    /// ``ImageDecodingError/tooManyFrames(count:limit:)`` when an animation's header declares more than the
+    /// limits allow: the canvas, the frame count, or the pixels of every frame together.
+    public func checkAnimation(width: Int, height: Int, frameCount: Int) throws(ImageDecodingError) {
+        try checkPixels(width: width, height: height)
+        if let frameLimit, frameCount > frameLimit { throw .tooManyFrames(count: frameCount, limit: frameLimit) }
+        guard let animationPixelLimit else { return }
+        let (canvas, overflow) = width.multipliedReportingOverflow(by: height)
+        let (total, overflowTotal) = canvas.multipliedReportingOverflow(by: max(frameCount, 1))
+        if overflow || overflowTotal || total > animationPixelLimit {
+            throw .animationTooLarge(width: width, height: height, frames: frameCount, limit: animationPixelLimit)
+        }
     }
 
     /// Throws ``ImageDecodingError/inputTooLarge(bytes:limit:)`` when `count` is over the byte limit.
@@ -77,9 +104,15 @@ public struct ImageInfo: Sendable, Hashable {
     public var pixelFormat: PixelFormat
     /// Source bit depth, interlacing, orientation, ICC profile and the rest.
     public var metadata: ImageMetadata
+    /// Frame count, loop count and duration when the file is an animation (more than one frame).
+    public var animation: AnimationInfo?
 
     /// Header facts.
-    public init(format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, metadata: ImageMetadata) {
+    public init(
+        format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, metadata: ImageMetadata,
+        animation: AnimationInfo? = nil
+    ) {
+        self.animation = animation
         self.format = format
         self.width = width
         self.height = height

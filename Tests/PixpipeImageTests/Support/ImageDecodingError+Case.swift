@@ -4,6 +4,7 @@ extension ImageDecodingError {
     /// The error's case without its payload, so tests can compare cases whose messages come from libpng.
     enum Case: Hashable {
         case unsupportedFormat, corrupt, truncated, unsupportedFeature, tooLarge, inputTooLarge, unreadable
+        case tooManyFrames, animationTooLarge
     }
 
     /// This error's case.
@@ -16,6 +17,8 @@ extension ImageDecodingError {
         case .tooLarge: .tooLarge
         case .inputTooLarge: .inputTooLarge
         case .unreadable: .unreadable
+        case .tooManyFrames: .tooManyFrames
+        case .animationTooLarge: .animationTooLarge
         }
     }
 }

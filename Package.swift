@@ -55,6 +55,7 @@ let package = Package(
         .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
         // libFuzzer targets, one entry point each. `scripts/fuzz` builds them with `--sanitize=fuzzer` and
         // `-DPIXPIPE_FUZZING`; a normal build gives each a `main` that runs the files it is given instead.
+        // FuzzSupport's `FuzzTarget` supplies both around each target's own `fuzz(_:)`.
         .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
         .executableTarget(
             name: "FuzzDecode", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzDecode"),

@@ -33,20 +33,19 @@ let package = Package(
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
         // ThreadSanitizer sees it (see Sources/PixpipeLocking/Locked.swift). `package` API only.
         .target(name: "PixpipeLocking"),
-        // The only C the project writes: setjmp guards and constants, all names prefixed `pxp_`.
-        .target(
-            name: "CPixpipe",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibCurl"]
-        ),
+        // The only C the project writes, all names prefixed `pxp_`, one target per layer under Sources/CPixpipe
+        // so that each layer sees and links only its own libraries (`scripts/check-layers` checks it):
+        // setjmp guards for libpng and libjpeg; wrappers and constants for libcurl; and the system calls
+        // Swift's Glibc module hides (syncfs, thread names), which need no library.
+        .target(name: "CPixpipeImage", dependencies: ["CLibPNG", "CLibJPEG"], path: "Sources/CPixpipe/Image"),
+        .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
+        .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
         // Pixels and codecs. Knows nothing of HTTP.
-        .target(
-            name: "PixpipeImage",
-            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
-        ),
+        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
-        .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl", "PixpipeLocking"]),
+        .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
-        .target(name: "Pixpipe", dependencies: ["CPixpipe", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+        .target(name: "Pixpipe", dependencies: ["CPixpipeSystem", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking"]),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
@@ -56,6 +55,7 @@ let package = Package(
         .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
         // libFuzzer targets, one entry point each. `scripts/fuzz` builds them with `--sanitize=fuzzer` and
         // `-DPIXPIPE_FUZZING`; a normal build gives each a `main` that runs the files it is given instead.
+        // FuzzSupport's `FuzzTarget` supplies both around each target's own `fuzz(_:)`.
         .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
         .executableTarget(
             name: "FuzzDecode", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzDecode"),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
-            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]
+            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking", "CLibCurl"]
         ),
         .testTarget(
             name: "PixpipeCLITests",

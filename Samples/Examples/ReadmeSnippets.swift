@@ -55,7 +55,10 @@ func httpSnippets(baseURL: URL) async throws(FetchError) {
 
     // Or with a completion handler, which hands back something to cancel.
     let task = Request<Image>(url: comic.img).response { result in
-        result.onSuccess { image in print(image.width) }.onFailure { error in print(error) }
+        switch result {
+        case .success(let image): print(image.width)
+        case .failure(let error): print(error)
+        }
     }
     _ = task
 }

@@ -1,6 +1,7 @@
 import Foundation
-import PixpipeHTTP
 import Testing
+
+@testable import PixpipeHTTP
 
 @Suite("Conversions and helpers without I/O")
 struct ConversionUnitTests {

@@ -1,30 +1,29 @@
-import Foundation
 import FuzzSupport
 import PixpipeImage
 
-/// libFuzzer's entry point: decodes any bytes at a reduced JPEG scale, both strict and lenient.
+/// libFuzzer's entry point, which must live in the executable: see ``FuzzJPEGScaledTarget``.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJPEGScaled(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    FuzzJPEGScaledTarget.testOneInput(start, count)
+}
+
+/// Decodes any bytes at a reduced JPEG scale, both strict and lenient.
 ///
 /// The scale comes from the input's length, so the fuzzer reaches every M/8 scale without a header
 /// byte that would make the seed JPEGs invalid; a second decode asks for at least 64 x 64 pixels.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJPEGScaled(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    let bytes = FuzzInputRunner.bytes(start, count)
-    let scales: [DecodeOptions.JPEGScale] = [.eighths(count % 8 + 1), .atLeast(width: 64, height: 64)]
-    for (index, scale) in scales.enumerated() {
-        let options = DecodeOptions(
-            pixelLimit: 1 << 20, byteLimit: 1 << 22, strictness: index == 0 ? .strict : .lenient, jpegScale: scale)
-        if let image = try? Image(bytes: bytes, options: options) {
-            _ = image.pixels.last
+#if !PIXPIPE_FUZZING
+    @main
+#endif
+enum FuzzJPEGScaledTarget: FuzzTarget {
+    static func fuzz(_ bytes: UnsafeRawBufferPointer) {
+        let scales: [DecodeOptions.JPEGScale] = [.eighths(bytes.count % 8 + 1), .atLeast(width: 64, height: 64)]
+        for (index, scale) in scales.enumerated() {
+            let options = DecodeOptions(
+                pixelLimit: 1 << 20, byteLimit: 1 << 22, strictness: index == 0 ? .strict : .lenient,
+                jpegScale: scale)
+            if let image = try? Image(bytes: bytes, options: options) {
+                _ = image.pixels.last
+            }
         }
     }
-    return 0
 }
-
-#if !PIXPIPE_FUZZING
-    /// Without libFuzzer: decodes each file named on the command line, as a regression runner.
-    @main
-    enum FuzzJPEGScaledRunner {
-        /// Runs every argument through ``fuzzJPEGScaled(_:_:)``.
-        static func main() { FuzzInputRunner.main(entry: fuzzJPEGScaled) }
-    }
-#endif

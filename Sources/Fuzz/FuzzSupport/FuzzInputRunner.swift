@@ -2,8 +2,8 @@ import Foundation
 
 /// Feeds files to a fuzz entry point outside libFuzzer: the regression runner of every fuzz target.
 ///
-/// A normal `swift build` has no libFuzzer to supply `main`, so each fuzz target's `main` (compiled only
-/// without `PIXPIPE_FUZZING`) hands its arguments here: `FuzzDecode crash-1234 Fixtures/fuzz/` runs the
+/// A normal `swift build` has no libFuzzer to supply `main`, so each fuzz target's `main` (``FuzzTarget``'s,
+/// compiled only without `PIXPIPE_FUZZING`) hands its arguments here: `FuzzDecode crash-1234 Fixtures/fuzz/` runs the
 /// same function libFuzzer would, once per file (directories are walked), so a saved crash reproduces
 /// under a debugger or a sanitizer without the fuzzing runtime.
 public enum FuzzInputRunner {
@@ -29,17 +29,14 @@ public enum FuzzInputRunner {
         return unreadable == 0 ? 0 : 1
     }
 
-    /// The whole `main` of a fuzz target built without libFuzzer: runs `entry` (its libFuzzer entry point)
-    /// on every file named on the command line and exits with ``run(arguments:_:)``'s status.
-    public static func main(entry: (UnsafeRawPointer?, Int) -> CInt) -> Never {
-        let status = run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-            _ = entry(bytes.baseAddress, bytes.count)
-        }
-        exit(status)
+    /// The whole `main` of a fuzz target built without libFuzzer: runs `body` on every file named on the
+    /// command line and exits with ``run(arguments:_:)``'s status.
+    public static func main(_ body: (UnsafeRawBufferPointer) -> Void) -> Never {
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), body))
     }
 
     /// Adapts libFuzzer's `(pointer, count)` pair, whose pointer may be null for empty input.
-    public static func bytes(_ start: UnsafeRawPointer?, _ count: Int) -> UnsafeRawBufferPointer {
+    static func bytes(_ start: UnsafeRawPointer?, _ count: Int) -> UnsafeRawBufferPointer {
         guard let start, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: start, count: count)
     }

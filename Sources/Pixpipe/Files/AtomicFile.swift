@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeSystem
 import Foundation
 
 #if canImport(Glibc)

@@ -32,7 +32,10 @@ extension Request {
     ///
     /// ```swift
     /// Request<JSON>(url: url).response { result in
-    ///     result.onSuccess { print($0) }.onFailure { print($0) }
+    ///     switch result {
+    ///     case .success(let json): print(json)
+    ///     case .failure(let error): print(error)
+    ///     }
     /// }
     /// ```
     @discardableResult

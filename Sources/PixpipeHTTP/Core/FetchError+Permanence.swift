@@ -9,7 +9,7 @@ extension FetchError {
     /// The codes are the transport's own: libcurl's `CURLcode` (positive) for the curl transport,
     /// `URLError` codes (negative) for URLSession, so the two sets never collide. A failed TLS handshake
     /// in general (`CURLE_SSL_CONNECT_ERROR`) stays retryable: a reset mid-handshake looks the same.
-    public var isPermanentTransportFailure: Bool {
+    package var isPermanentTransportFailure: Bool {
         guard case .transport(let code, _, _) = self else { return false }
         return Self.permanentCurlCodes.contains(code) || Self.permanentURLErrorCodes.contains(code)
     }

@@ -38,7 +38,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case conversionFailed(ConversionError, url: URL?)
 
     /// The number of body bytes kept in ``httpStatus(code:url:bodyPrefix:)``.
-    public static let bodyPrefixLength = 512
+    package static let bodyPrefixLength = 512
 
     /// The URL the error is about, when known.
     public var url: URL? {
@@ -54,7 +54,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether this is a cancellation.
-    public var isCancellation: Bool {
+    package var isCancellation: Bool {
         if case .cancelled = self { return true }
         return false
     }

@@ -72,7 +72,7 @@ public struct Request<Value: ResponseConvertible>: Sendable {
     }
 
     /// The same request converting to another type.
-    public func converting<Other: ResponseConvertible>(to type: Other.Type) -> Request<Other> {
+    package func converting<Other: ResponseConvertible>(to type: Other.Type) -> Request<Other> {
         var other = Request<Other>(target: target, method: method, headers: headers, query: query, body: body)
         other.timeout = timeout
         other.acceptableStatusCodes = acceptableStatusCodes

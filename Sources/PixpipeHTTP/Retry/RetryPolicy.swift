@@ -38,7 +38,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let none = RetryPolicy(maxAttempts: 1)
 
     /// Whether `error` from attempt number `attempt` of a `method` request deserves another attempt.
-    public func shouldRetry(_ error: FetchError, method: HTTPMethod, attempt: Int) -> Bool {
+    package func shouldRetry(_ error: FetchError, method: HTTPMethod, attempt: Int) -> Bool {
         guard method.isIdempotent, attempt < maxAttempts else { return false }
         switch error {
         case .transport: return !error.isPermanentTransportFailure
@@ -53,7 +53,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// With `retryAfter` (from the server) the wait is that, capped at ``maxDelay``; otherwise it is drawn
     /// uniformly from zero to `min(maxDelay, baseDelay * 2^(attempt-1))` ("full jitter"), using `generator`
     /// so tests can make it deterministic.
-    public func delay(
+    package func delay(
         afterAttempt attempt: Int, retryAfter: Duration? = nil, using generator: inout some RandomNumberGenerator
     ) -> Duration {
         if let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
@@ -64,13 +64,13 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The wait after attempt `attempt` using the system random source.
-    public func delay(afterAttempt attempt: Int, retryAfter: Duration? = nil) -> Duration {
+    package func delay(afterAttempt attempt: Int, retryAfter: Duration? = nil) -> Duration {
         var generator = SystemRandomSource()
         return delay(afterAttempt: attempt, retryAfter: retryAfter, using: &generator)
     }
 
     /// The upper bound of the jittered wait after attempt `attempt`: `min(maxDelay, baseDelay * 2^(attempt-1))`.
-    public func backoffCeiling(afterAttempt attempt: Int) -> Duration {
+    package func backoffCeiling(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(max(0, min(attempt - 1, 62)))
         let seconds = baseDelay.seconds * pow(2, exponent)
         return seconds >= maxDelay.seconds ? maxDelay : .seconds(seconds)

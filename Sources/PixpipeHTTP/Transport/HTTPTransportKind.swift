@@ -17,7 +17,7 @@ public enum HTTPTransportKind: String, Sendable, Hashable, CaseIterable, CustomS
     }
 
     /// A new transport of this kind opening at most `maxConnectionsPerHost` connections to one host.
-    public func makeTransport(maxConnectionsPerHost: Int) -> any HTTPTransport {
+    package func makeTransport(maxConnectionsPerHost: Int) -> any HTTPTransport {
         switch self {
         case .curl: CurlTransport(maxConnectionsPerHost: maxConnectionsPerHost)
         case .urlSession: URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost)

@@ -2,12 +2,12 @@
 ///
 /// Only IFD0 is read, each offset is bounds-checked, and no offset is followed twice, so a
 /// malformed or cyclic block cannot crash or hang the reader: it returns `nil` instead.
-public enum EXIFReader {
+package enum EXIFReader {
     /// The orientation tag (0x0112) of IFD0, or `nil` when absent or malformed.
     ///
     /// `tiff` starts at the byte-order mark (`II*\0` or `MM\0*`), as in a PNG `eXIf` chunk or
     /// after the `Exif\0\0` prefix of a JPEG APP1 segment.
-    public static func orientation(tiff: some Collection<UInt8>) -> Orientation? {
+    package static func orientation(tiff: some Collection<UInt8>) -> Orientation? {
         let bytes = Array(tiff)
         guard let entry = orientationEntry(in: bytes) else { return nil }
         let first = Int(bytes[entry.valueOffset])
@@ -16,7 +16,7 @@ public enum EXIFReader {
     }
 
     /// The TIFF block inside a JPEG APP1 payload (after its `Exif\0\0` prefix), or `nil` if it is not EXIF.
-    public static func tiffBlock(app1Payload payload: some Collection<UInt8>) -> [UInt8]? {
+    package static func tiffBlock(app1Payload payload: some Collection<UInt8>) -> [UInt8]? {
         let prefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]  // "Exif\0\0"
         guard payload.starts(with: prefix) else { return nil }
         return Array(payload.dropFirst(prefix.count))

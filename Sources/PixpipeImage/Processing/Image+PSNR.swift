@@ -10,7 +10,7 @@ extension Image {
     /// ```swift
     /// let quality = fast.psnr(reference)   // 47.3
     /// ```
-    public func psnr(_ other: Image) -> Double {
+    package func psnr(_ other: Image) -> Double {
         precondition(
             width == other.width && height == other.height && pixelFormat.channels == other.pixelFormat.channels,
             "PSNR compares images of the same size and channel count")

@@ -6,7 +6,7 @@ extension Image {
     /// Written independently of ``resized(width:height:filter:options:)``: no lookup tables, no
     /// fixed layouts, no threads. Alpha is premultiplied as in the fast path; no linear light. Meant for
     /// tests and quality checks, not for production use.
-    public func referenceResized(width outputWidth: Int, height outputHeight: Int) -> Image {
+    package func referenceResized(width outputWidth: Int, height outputHeight: Int) -> Image {
         precondition(outputWidth > 0 && outputHeight > 0, "an image has at least one pixel")
         let channels = pixelFormat.channels
         let maximum = pixelFormat.bitsPerSample == 16 ? 65535.0 : 255.0

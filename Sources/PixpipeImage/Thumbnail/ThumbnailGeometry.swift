@@ -6,21 +6,21 @@
 /// let plan = try ThumbnailGeometry(sourceWidth: 4000, sourceHeight: 3000, options: .init(size: .box(256)))
 /// // plan.resizedWidth == 256, plan.resizedHeight == 192, plan.crop == nil
 /// ```
-public struct ThumbnailGeometry: Sendable, Hashable {
+package struct ThumbnailGeometry: Sendable, Hashable {
     /// The width the upright picture is resized to.
-    public let resizedWidth: Int
+    package let resizedWidth: Int
     /// The height the upright picture is resized to.
-    public let resizedHeight: Int
+    package let resizedHeight: Int
     /// The centred part of the resized picture kept in `.fill` mode; `nil` keeps all of it.
-    public let crop: PixelRect?
+    package let crop: PixelRect?
 
     /// The output width.
-    public var outputWidth: Int { crop?.width ?? resizedWidth }
+    package var outputWidth: Int { crop?.width ?? resizedWidth }
     /// The output height.
-    public var outputHeight: Int { crop?.height ?? resizedHeight }
+    package var outputHeight: Int { crop?.height ?? resizedHeight }
 
     /// The plan for an upright picture of `sourceWidth` x `sourceHeight` pixels.
-    public init(sourceWidth: Int, sourceHeight: Int, options: ThumbnailOptions) throws(ThumbnailError) {
+    package init(sourceWidth: Int, sourceHeight: Int, options: ThumbnailOptions) throws(ThumbnailError) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "an image has at least one pixel")
         let width = Double(sourceWidth)
         let height = Double(sourceHeight)

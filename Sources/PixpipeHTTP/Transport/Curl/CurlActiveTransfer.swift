@@ -147,9 +147,7 @@ final class CurlActiveTransfer {
             let kind: CurlTransferError.Timeout =
                 if let total = request.totalTimeout, elapsed >= total {
                     .total
-                } else if finalHead == nil
-                    && easy.connectTime == 0
-                {
+                } else if finalHead == nil && easy.connectTime == .zero {
                     .connect
                 } else { .total }
             return .timedOut(kind, elapsedMilliseconds: elapsed.milliseconds)

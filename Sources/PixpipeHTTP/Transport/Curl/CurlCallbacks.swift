@@ -1,5 +1,5 @@
 internal import CLibCurl
-internal import CPixpipe
+internal import CPixpipeHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 internal import CLibCurl
-internal import CPixpipe
+internal import CPixpipeHTTP
 import Foundation
 
 /// One libcurl easy handle with its error buffer and request header list, reused across transfers on the
@@ -50,11 +50,12 @@ final class CurlEasyHandle {
     /// The message libcurl wrote for the last failure, if any.
     var errorMessage: String { String(cString: errorBuffer) }
 
-    /// Seconds spent connecting, 0 when no connection was made.
-    var connectTime: Int64 {
-        var value: curl_off_t = 0
-        _ = pxp_curl_easy_getinfo_off_t(raw, CURLINFO_CONNECT_TIME_T, &value)
-        return Int64(value)
+    /// Time from the start of the last transfer until its connection was made (name lookup included);
+    /// zero when no connection was made. libcurl reports it in microseconds (`CURLINFO_CONNECT_TIME_T`).
+    var connectTime: Duration {
+        var microseconds: curl_off_t = 0
+        _ = pxp_curl_easy_getinfo_off_t(raw, CURLINFO_CONNECT_TIME_T, &microseconds)
+        return .microseconds(Int64(microseconds))
     }
 
     /// The URL of the last request made, after redirects.
@@ -64,10 +65,10 @@ final class CurlEasyHandle {
         return URL(string: String(cString: text))
     }
 
-    /// Sets every option a transfer needs; `context` is the pointer the callbacks receive.
-    /// The receive buffer libcurl reads into, per handle.
+    /// The size in bytes of the receive buffer libcurl reads into, per handle (`CURLOPT_BUFFERSIZE`).
     static let receiveBufferBytes = 100 * 1024
 
+    /// Sets every option a transfer needs; `context` is the pointer the callbacks receive.
     func configure(
         for request: CurlTransferRequest,
         context: UnsafeMutableRawPointer,

@@ -1,5 +1,6 @@
 internal import CLibCurl
-internal import CPixpipe
+internal import CPixpipeHTTP
+internal import CPixpipeSystem
 import Foundation
 import PixpipeLocking
 

@@ -1,5 +1,4 @@
 internal import CLibCurl
-internal import CPixpipe
 import Foundation
 
 /// The engine thread's side of a ``CurlMultiEngine``: the multi handle, the running transfers and the handle pool.

@@ -12,7 +12,7 @@ enum CurlTransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case total
     }
 
-    /// A timeout expired after `elapsed` milliseconds.
+    /// A timeout expired, `elapsedMilliseconds` after the transfer started.
     case timedOut(Timeout, elapsedMilliseconds: Int64)
     /// The task was cancelled, or the sink refused the response.
     case cancelled

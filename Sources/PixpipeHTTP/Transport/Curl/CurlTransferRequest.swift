@@ -10,7 +10,7 @@ struct CurlHeaderField: Sendable, Hashable {
 
 /// Transfer progress: bytes of body received so far and the expected total when known.
 struct CurlTransferProgress: Sendable, Hashable {
-    /// Body bytes received so far (after content decoding is not known to libcurl; these are wire bytes).
+    /// Body bytes received so far as they came over the wire, before any content decoding (libcurl's count).
     var receivedBytes: Int64
     /// The expected number of body bytes, when the server declared it.
     var expectedBytes: Int64?

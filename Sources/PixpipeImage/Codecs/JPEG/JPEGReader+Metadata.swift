@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 extension JPEGReader {
     /// Whether the source stores four channels (CMYK, or YCCK that libjpeg turns into CMYK).

@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 /// libjpeg's decompressor over bytes in memory, one step at a time, so callers can pull rows.
 ///

@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 import Foundation
 
 /// libjpeg's compressor writing into memory, one step at a time.

@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 /// Decodes PNG through libpng into the stored samples.
 ///

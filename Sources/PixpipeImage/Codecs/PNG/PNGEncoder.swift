@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 import Foundation
 
 /// Encodes an ``Image`` as PNG through libpng: 8 or 16 bits, any layout, optional Adam7.

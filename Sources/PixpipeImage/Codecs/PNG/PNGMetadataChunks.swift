@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 /// The metadata chunks of a PNG, copied out of libpng: gAMA, iCCP, eXIf and pHYs.
 struct PNGMetadataChunks {

@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 /// A step-by-step libpng reader over bytes in memory: header, transforms, rows, trailing chunks.
 ///

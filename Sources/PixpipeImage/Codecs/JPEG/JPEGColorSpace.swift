@@ -1,4 +1,4 @@
-import CPixpipe
+import CPixpipeImage
 
 /// The colour space of the rows libjpeg produces when decoding or takes when encoding.
 enum JPEGColorSpace {

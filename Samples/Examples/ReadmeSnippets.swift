@@ -86,7 +86,8 @@ func thumbnailSnippet() throws -> Data {
 /// README: "Downloading a batch".
 func downloaderSnippet(urls: [URL]) async {
     var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "comics"))
-    options.processing = .thumbnail(ThumbnailOptions(size: .box(256)), .jpeg)
+    options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
+    options.outputEncoding = .jpeg
     let downloader = Downloader(options: options)
     for await event in downloader.run(urls.map { DownloadItem(url: $0) }) {
         switch event {

@@ -17,36 +17,36 @@ struct ProcessedImage: Sendable {
     ///
     /// Each kind of processing decodes once, at the least size that still reads every byte: a stored original
     /// is verified with a 1/8 JPEG decode (libjpeg still entropy-decodes every coefficient, so truncation and
-    /// damage are seen, but skips most of the inverse DCT and colour work); a thumbnail is decoded at the
-    /// reduced size it needs; only conversion decodes at full size.
+    /// damage are seen, but skips most of the inverse DCT and colour work); the first processor starts from
+    /// the bytes (a thumbnail decodes at the reduced size it needs); only a conversion without processors
+    /// decodes at full size.
     static func make(
-        from body: Data, url: URL, processing: DownloadProcessing, keepsOriginal: Bool, decodeOptions: DecodeOptions,
-        verifiesByDecoding: Bool = true
+        from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
+        keepsOriginal: Bool, decodeOptions: DecodeOptions, verifiesByDecoding: Bool = true
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
-        let original = keepsOriginal ? (data: body, format: sniffed) : nil
-        switch processing {
-        case .none:
+        guard !processing.isEmpty || outputEncoding != nil else {
             let (width, height) =
                 verifiesByDecoding
                 ? try verify(body, format: sniffed, url: url, options: decodeOptions)
                 : try header(of: body, url: url, options: decodeOptions)
             return ProcessedImage(data: body, format: sniffed, width: width, height: height)
-        case .convert(let encoding):
-            return try encode(
-                decode(body, url: url, options: decodeOptions), as: encoding, url: url, original: original)
-        case .thumbnail(var options, let encoding):
-            options.strictness = decodeOptions.strictness
-            let thumbnail: Image
-            do {
-                thumbnail = try Thumbnailer(options).thumbnail(data: body)
-            } catch .decoding(let error) {
-                // Damage found while decoding is the body's fault, like any other decode: retried when truncated.
-                throw .image(error, url: url)
-            } catch {
-                throw .thumbnail(error, url: url)
-            }
-            return try encode(thumbnail, as: encoding, url: url, original: original)
+        }
+        let original = keepsOriginal ? (data: body, format: sniffed) : nil
+        let image: Image
+        do {
+            image = try ImageProcessors.Composition(processing).process(data: body, options: decodeOptions)
+        } catch {
+            throw DownloadError(error, url: url)
+        }
+        return try encode(image, as: outputEncoding ?? defaultEncoding(for: sniffed), url: url, original: original)
+    }
+
+    /// The encoding of processed images when none is set: the source's format with default options.
+    private static func defaultEncoding(for format: ImageFormat) -> ImageEncoding {
+        switch format {
+        case .png: .png
+        case .jpeg: .jpeg
         }
     }
 

@@ -61,7 +61,7 @@ struct ConvertCommand: Command {
             if paths[1] == "-" {
                 try console.writeOutput(data)
             } else {
-                try AtomicFileWriter.write(data, to: paths[1])
+                try AtomicFileWriter.writeOutput(data, to: paths[1])
             }
             return .success
         } catch {

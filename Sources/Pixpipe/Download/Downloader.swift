@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Downloads batches of images: bounded and polite, verified by decoding, named predictably, written
 /// atomically, with a JSON Lines manifest that lets a rerun resume.
@@ -70,8 +71,8 @@ public final class Downloader: Sendable {
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let pipeline = ItemPipeline(
             options: options, client: client,
-            network: SlotScheduler(globalLimit: options.concurrency, perKeyLimit: options.perHostConcurrency),
-            processors: SlotScheduler(globalLimit: processors, perKeyLimit: processors), writer: writer,
+            network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
+            processors: ConcurrencyLimiter(limit: processors), writer: writer,
             fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel)
         let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
         let task = Task { await batch.run(items, invalidLines: invalidLines) }

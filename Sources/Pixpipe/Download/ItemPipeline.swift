@@ -10,8 +10,8 @@ import PixpipeLocking
 struct ItemPipeline: Sendable {
     let options: DownloadOptions
     let client: HTTPClient
-    let network: SlotScheduler
-    let processors: SlotScheduler
+    let network: ConcurrencyLimiter
+    let processors: ConcurrencyLimiter
     let writer: any DownloadFileWriting
     let fileWork: BlockingWorkQueue
     let events: EventChannel
@@ -144,7 +144,7 @@ struct ItemPipeline: Sendable {
     /// Verifies and processes `body` holding a processing slot; `nil` when cancelled while waiting for one.
     private func process(_ body: Data, url: URL) async -> Result<ProcessedImage, DownloadError>? {
         let options = self.options
-        return await processors.withSlot(key: "") {
+        return await processors.withSlot {
             do throws(DownloadError) {
                 return .success(
                     try ProcessedImage.make(

@@ -45,7 +45,8 @@ do {
     }
 
     var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: arguments[1], isDirectory: true))
-    options.processing = .thumbnail(ThumbnailOptions(size: .box(200)), .jpeg(quality: 85))
+    options.processing = [.thumbnail(ThumbnailOptions(size: .box(200)))]
+    options.outputEncoding = .jpeg(quality: 85)
     let summary = await Downloader(options: options).download(items)
     print("thumbnails: \(summary.ok) written, \(summary.failed) failed, \(summary.skipped) already there")
     print("in \(arguments[1]) (see manifest.jsonl)")

@@ -24,6 +24,16 @@ func limitsSnippet(data: Data) throws -> Image {
     return image
 }
 
+/// README: "Processing as values".
+func processingSnippet(data: Data) throws -> Data {
+    let steps = ImageProcessors.Composition([
+        .thumbnail(ThumbnailOptions(size: .box(256))), .resize(width: 128, height: 128),
+    ])
+    print(steps.identifier)  // thumbnail(box:256x256,...)|resize(128x128,...): a cache key
+    let small = try steps.process(data: data, options: DecodeOptions())  // the thumbnail decodes small
+    return try small.encoded(as: .png)
+}
+
 // MARK: HTTP
 
 /// README: a model decoded from the JSON found at a key path.
@@ -89,7 +99,8 @@ func thumbnailSnippet() throws -> Data {
 /// README: "Downloading a batch".
 func downloaderSnippet(urls: [URL]) async {
     var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "comics"))
-    options.processing = .thumbnail(ThumbnailOptions(size: .box(256)), .jpeg)
+    options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
+    options.outputEncoding = .jpeg
     let downloader = Downloader(options: options)
     for await event in downloader.run(urls.map { DownloadItem(url: $0) }) {
         switch event {

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Times a closure with warm-up runs, then reports the median and minimum of the timed runs.
 ///
@@ -19,7 +20,7 @@ struct Stopwatch {
             let start = ContinuousClock.now
             try body()
             let elapsed = ContinuousClock.now - start
-            seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            seconds.append(elapsed.secondsValue)
         }
         return seconds
     }

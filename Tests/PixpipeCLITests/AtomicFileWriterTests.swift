@@ -1,4 +1,5 @@
 import Foundation
+import Pixpipe
 import Testing
 
 @testable import PixpipeCLI
@@ -8,7 +9,7 @@ struct AtomicFileWriterTests {
     @Test("A new file has the bytes and no temporary file is left")
     func writesNewFile() throws {
         let directory = try TemporaryDirectory()
-        try AtomicFileWriter.write(Data([1, 2, 3]), to: directory.path("out.bin"))
+        try AtomicFileWriter.writeOutput(Data([1, 2, 3]), to: directory.path("out.bin"))
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("out.bin")) == Data([1, 2, 3]))
         #expect(try directory.fileNames() == ["out.bin"])
     }
@@ -18,7 +19,7 @@ struct AtomicFileWriterTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write(Data("old".utf8), to: "out.bin")
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
-        try AtomicFileWriter.write(Data("new".utf8), to: path)
+        try AtomicFileWriter.writeOutput(Data("new".utf8), to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o640)
@@ -29,7 +30,7 @@ struct AtomicFileWriterTests {
     func missingDirectory() throws {
         let directory = try TemporaryDirectory()
         let target = directory.path("missing/out.bin")
-        #expect(throws: OutputWriteError.self) { try AtomicFileWriter.write(Data([1]), to: target) }
+        #expect(throws: OutputWriteError.self) { try AtomicFileWriter.writeOutput(Data([1]), to: target) }
         #expect(try directory.fileNames().isEmpty)
     }
 
@@ -40,7 +41,7 @@ struct AtomicFileWriterTests {
         try FileManager.default.createDirectory(
             at: directory.url.appendingPathComponent("out.png/inner"), withIntermediateDirectories: true)
         let error = #expect(throws: OutputWriteError.self) {
-            try AtomicFileWriter.write(Data([1, 2]), to: directory.path("out.png"))
+            try AtomicFileWriter.writeOutput(Data([1, 2]), to: directory.path("out.png"))
         }
         guard case .renameFailed = error else {
             Issue.record("expected a rename failure, got \(String(describing: error))")

@@ -77,7 +77,7 @@ struct CorpusTests {
         #expect(records[1]["bitDepth"] as? Int == 16)
         #expect(records[1]["channels"] as? Int == 4)
         #expect(records[2]["errorKind"] != nil)
-        #expect(records[3]["errorKind"] as? String == "unsupportedFeature")
+        #expect(records[3]["errorKind"] as? String == "unsupported-image")
     }
 
     @Test("An ICC profile is carried over by default and dropped by --strip")

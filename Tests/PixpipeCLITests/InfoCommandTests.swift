@@ -24,7 +24,7 @@ struct InfoCommandTests {
         let records = try result.outputLines.map(record)
         #expect(records.count == 3)
         #expect(records.map { $0["path"] as? String } == [text, missing, "-"])
-        #expect(records.map { $0["errorKind"] as? String } == ["unsupportedFormat", "unreadable", "unsupportedFormat"])
+        #expect(records.map { $0["errorKind"] as? String } == ["not-an-image", "unreadable-file", "not-an-image"])
         #expect(records.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
         #expect(result.errors.contains("pixpipe: info: \(text): unsupported format"))
         #expect(result.errors.contains("pixpipe: info: \(missing): "))

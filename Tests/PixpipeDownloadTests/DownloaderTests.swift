@@ -166,7 +166,7 @@ struct DownloaderTests {
         let folder = TemporaryFolder()
         server.route("/photo.jpg", .respond(body: Bodies.jpeg(width: 40, height: 20)))
         var options = testOptions(folder)
-        options.processing = .convert(.png)
+        options.outputEncoding = .png
         options.keepsOriginal = true
         let converted = records(
             await collectEvents(Downloader(options: options), [DownloadItem(url: server.url("/photo.jpg"))]))
@@ -177,7 +177,8 @@ struct DownloaderTests {
 
         let thumbs = TemporaryFolder()
         var thumbOptions = testOptions(thumbs)
-        thumbOptions.processing = .thumbnail(ThumbnailOptions(size: .box(10)), .jpeg)
+        thumbOptions.processing = [.thumbnail(ThumbnailOptions(size: .box(10)))]
+        thumbOptions.outputEncoding = .jpeg
         let thumbnailed = records(
             await collectEvents(Downloader(options: thumbOptions), [DownloadItem(url: server.url("/photo.jpg"))]))
         #expect(thumbnailed[0]?.width == 10 && thumbnailed[0]?.height == 5 && thumbnailed[0]?.name == "photo.jpg")

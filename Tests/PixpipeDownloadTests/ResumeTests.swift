@@ -107,7 +107,9 @@ struct ResumeTests {
     @Test("A full disk stops the batch with a disk error; the manifest lists exactly the files written")
     func diskFull() async throws {
         let server = try TestHTTPServer()
-        let items = serve(6, on: server)
+        // Enough items that the few already downloaded and queued for the writer when the disk fills (the
+        // pipeline overlaps transfers with writes) can never be all of them.
+        let items = serve(40, on: server)
         let folder = TemporaryFolder()
         var options = testOptions(folder)
         options.concurrency = 1

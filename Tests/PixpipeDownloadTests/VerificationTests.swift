@@ -15,7 +15,8 @@ struct VerificationTests {
     private static func storedAsIs(_ body: [UInt8]) -> Result<ProcessedImage, DownloadError> {
         Result { () throws(DownloadError) in
             try ProcessedImage.make(
-                from: Data(body), url: URL(fileURLWithPath: "/x.jpg"), processing: .none, keepsOriginal: false,
+                from: Data(body), url: URL(fileURLWithPath: "/x.jpg"), processing: [], outputEncoding: nil,
+                keepsOriginal: false,
                 decodeOptions: DecodeOptions())
         }
     }
@@ -68,11 +69,12 @@ struct VerificationTests {
         strict.pixelLimit = 320 * 200 - 1
         let limited = Result { () throws(DownloadError) in
             try ProcessedImage.make(
-                from: Data(Self.photo), url: URL(fileURLWithPath: "/x.jpg"), processing: .none, keepsOriginal: false,
+                from: Data(Self.photo), url: URL(fileURLWithPath: "/x.jpg"), processing: [], outputEncoding: nil,
+                keepsOriginal: false,
                 decodeOptions: strict)
         }
         #expect(throws: DownloadError.self) { try limited.get() }
-        if case .failure(let error) = limited { #expect(error.kind == "too-large-image") }
+        if case .failure(let error) = limited { #expect(error.shortName == "too-large-image") }
     }
 
     @Test("A truncated JPEG fetched for a thumbnail is retried and reported as truncated")
@@ -81,7 +83,8 @@ struct VerificationTests {
         let folder = TemporaryFolder()
         server.route("/cut.jpg", .respond(body: Array(Self.photo.prefix(Self.photo.count * 2 / 3))))
         var options = testOptions(folder)
-        options.processing = .thumbnail(ThumbnailOptions(size: .box(32)), .jpeg)
+        options.processing = [.thumbnail(ThumbnailOptions(size: .box(32)))]
+        options.outputEncoding = .jpeg
         let found = records(
             await collectEvents(Downloader(options: options), [DownloadItem(url: server.url("/cut.jpg"))]))
         #expect(found[0]?.status == .failed && found[0]?.errorKind == "truncated-image")
@@ -123,7 +126,8 @@ extension VerificationTests {
         let cut = Array(Self.photo.prefix(Self.photo.count / 2))
         let stored = try Result { () throws(DownloadError) in
             try ProcessedImage.make(
-                from: Data(cut), url: URL(fileURLWithPath: "/x.jpg"), processing: .none, keepsOriginal: false,
+                from: Data(cut), url: URL(fileURLWithPath: "/x.jpg"), processing: [], outputEncoding: nil,
+                keepsOriginal: false,
                 decodeOptions: DecodeOptions(), verifiesByDecoding: false)
         }.get()
         #expect(stored.width == 320 && stored.height == 200 && stored.data == Data(cut))

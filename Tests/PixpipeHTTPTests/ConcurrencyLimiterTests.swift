@@ -79,4 +79,18 @@ struct ConcurrencyLimiterTests {
         #expect(await task.value == false)
         #expect(await limiter.acquire())
     }
+
+    @Test func aKeyAtItsLimitDoesNotHoldUpOtherKeys() async {
+        let limiter = ConcurrencyLimiter(limit: 2, perKeyLimit: 1)
+        #expect(await limiter.acquire(key: "a"))
+        let secondA = Task { await limiter.acquire(key: "a") }
+        await waitForQueue(limiter, count: 1)
+        // The queued "a" waits for its key, not for the global limit: "b" goes first.
+        #expect(await limiter.acquire(key: "b"))
+        limiter.release(key: "a")
+        #expect(await secondA.value)
+        #expect(limiter.queuedWaiters == 0)
+        limiter.release(key: "a")
+        limiter.release(key: "b")
+    }
 }

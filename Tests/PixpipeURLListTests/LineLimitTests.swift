@@ -9,13 +9,13 @@ struct LineLimitTests {
     func longLine() {
         let long = "https://e.com/" + String(repeating: "a", count: 300_000)
         let text = "https://e.com/1.png\n\(long)\nhttps://e.com/2.png\n"
-        #expect(outcomes(text) == ["1: https://e.com/1.png", "2: invalid-line", "3: https://e.com/2.png"])
+        #expect(outcomes(text) == ["1: https://e.com/1.png", "2: line-too-long", "3: https://e.com/2.png"])
     }
 
     @Test("A last line over the limit without a line break is one error")
     func longLastLine() {
         let text = "https://e.com/1.png\n" + String(repeating: "b", count: 400_000)
-        #expect(outcomes(text) == ["1: https://e.com/1.png", "2: invalid-line"])
+        #expect(outcomes(text) == ["1: https://e.com/1.png", "2: line-too-long"])
     }
 
     @Test("Lines spanning chunk boundaries are read whole, numbered in order")

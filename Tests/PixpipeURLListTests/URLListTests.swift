@@ -7,7 +7,7 @@ func outcomes(_ text: String, format: URLListFormat? = nil) -> [String] {
     URLList(bytes: Array(text.utf8), format: format).map { element in
         switch element {
         case .success(let entry): "\(entry.line): \(entry.url.absoluteString)" + (entry.name.map { " \($0)" } ?? "")
-        case .failure(let error): "\(error.line ?? 0): \(error.kind)"
+        case .failure(let error): "\(error.line ?? 0): \(error.shortName)"
         }
     }
 }
@@ -58,13 +58,13 @@ struct URLListTests {
         #expect(
             outcomes(text) == [
                 "3: https://example.com/1.png Panel, one", "4: https://example.com/2.png Say \"hi\"",
-                "5: https://example.com/3.png", "6: https://example.com/4.png two\nlines", "8: invalid-url",
+                "5: https://example.com/3.png", "6: https://example.com/4.png two\nlines", "8: missing-url",
             ])
     }
 
     @Test("A row shorter than the url column has no url")
     func shortRow() {
-        #expect(outcomes("name,url\nfirst\n") == ["2: invalid-url"])
+        #expect(outcomes("name,url\nfirst\n") == ["2: missing-url"])
     }
 
     @Test("TSV with a header")
@@ -81,7 +81,7 @@ struct URLListTests {
 
     @Test("A quote left open is reported at the line it started on")
     func openQuote() {
-        #expect(outcomes("url,name\nhttps://e.com/a.png,\"open\n") == ["2: invalid-line"])
+        #expect(outcomes("url,name\nhttps://e.com/a.png,\"open\n") == ["2: unterminated-quote"])
     }
 
     @Test("JSON Lines with url and name; bad objects are line errors")
@@ -97,8 +97,8 @@ struct URLListTests {
             """#
         #expect(
             outcomes(text) == [
-                "1: https://e.com/a.png A", "2: https://e.com/b.png", "3: invalid-url", "4: invalid-line",
-                "5: invalid-line", "6: invalid-line", "7: https://e.com/c.png",
+                "1: https://e.com/a.png A", "2: https://e.com/b.png", "3: missing-url", "4: malformed-json",
+                "5: malformed-json", "6: malformed-json", "7: https://e.com/c.png",
             ])
     }
 
@@ -126,8 +126,8 @@ struct URLListTests {
     @Test("Invalid UTF-8 is a line error")
     func invalidUTF8() {
         let bytes: [UInt8] = Array("https://e.com/a.png\n".utf8) + [0xFF, 0xFE, 0x0A] + Array("https://e.com/b".utf8)
-        let lines = URLList(bytes: bytes).map { $0.map(\.line).mapError(\.kind) }
-        #expect(lines == [.success(1), .failure(URLListErrorKind("invalid-line")), .success(3)])
+        let lines = URLList(bytes: bytes).map { $0.map(\.line).mapError(\.shortName) }
+        #expect(lines == [.success(1), .failure(URLListErrorKind("invalid-utf8")), .success(3)])
     }
 
     @Test("A missing file is one unreadable-list error")

@@ -13,15 +13,21 @@ struct DownloadBatch: Sendable {
     let pipeline: ItemPipeline
     let events: EventChannel
 
-    /// Runs `items` to the end or until stopped, sends `.stopped`, finishes the channel, and returns the summary.
-    func run<Items: Sequence & Sendable>(_ items: Items) async -> DownloadSummary
-    where Items.Element == DownloadItem {
+    /// Records `invalidLines`, runs `items` to the end or until stopped, sends `.stopped`, finishes the
+    /// channel, and returns the summary.
+    func run<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
+        _ items: Items, invalidLines: Invalid
+    ) async -> DownloadSummary where Items.Element == DownloadItem, Invalid.Element == URLListError {
         var summary = DownloadSummary()
         defer { events.finish() }
         let manifest: ManifestStore
         let prior: [UInt64: ManifestStore.PriorRecord]
         do throws(DownloadError) {
             (manifest, prior) = try prepareFolder()
+            // Only share 0 records the list's bad lines, so merged shard folders hold each once.
+            if (options.shard?.index ?? 0) == 0 {
+                for error in invalidLines { try manifest.append(lineError: error) }
+            }
         } catch {
             summary.stopReason = .diskError(error.description)
             await events.send(.stopped(summary))
@@ -34,11 +40,11 @@ struct DownloadBatch: Sendable {
         let directory = options.outputDirectory
         var flushFailure: DownloadError? = await pipeline.fileWork.run {
             guard fileSync == .atEnd else { return nil }
-            do throws(DownloadError) {
-                try AtomicFileWriter.synchronizeFileSystem(containing: directory)
+            do throws(AtomicFileWriter.Failure) {
+                try AtomicFileWriter.synchronizeFileSystem(containing: directory.path)
                 return nil
             } catch {
-                return error
+                return DownloadError(error)
             }
         }
         if flushFailure == nil {
@@ -153,7 +159,7 @@ struct DownloadBatch: Sendable {
     private func duplicate(of item: DownloadItem) -> ManifestRecord {
         ManifestRecord(
             url: item.url.absoluteString, status: .skipped, error: "same URL as an earlier item of the list",
-            errorKind: "duplicate")
+            errorKind: SkipReason.duplicate.shortName)
     }
 }
 

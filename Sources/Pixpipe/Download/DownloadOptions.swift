@@ -6,8 +6,14 @@ import Foundation
 /// var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "comics"))
 /// options.concurrency = 8
 /// options.nameTemplate = "{index}-{name}"
-/// options.processing = .convert(.png)
+/// options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
+/// options.outputEncoding = .jpeg(quality: 85)
 /// ```
+///
+/// What is stored follows from two settings: ``processing`` (pixel steps, run in order, the first from the
+/// downloaded bytes) and ``outputEncoding``. Neither set: the bytes as they came, after verifying them. An
+/// encoding without steps: a conversion (decoded in full, re-encoded). Steps without an encoding: the
+/// source's format with default options.
 public struct DownloadOptions: Sendable {
     /// The folder the files and the manifest go to; created when missing.
     public var outputDirectory: URL
@@ -33,9 +39,14 @@ public struct DownloadOptions: Sendable {
     /// name or the URL), `{host}`, `{sha256}` (of the stored bytes) and `{ext}` (from the sniffed or written
     /// format; appended as `.ext` when the template does not use it). `nil` means `{name}`.
     public var nameTemplate: String? = nil
-    /// What to do with each verified image before it is written.
-    public var processing: DownloadProcessing = .none
-    /// With processing, also store the original bytes, as `STEM.original.EXT` next to the processed file.
+    /// The pixel steps applied to each verified image before it is written, first to last; none by default.
+    /// Their composed ``ImageProcessing/identifier`` names what they do.
+    public var processing: [any ImageProcessing] = []
+    /// The encoding processed or converted images are written with; `nil` stores the bytes as they came when
+    /// there is no processing, and the source's format otherwise.
+    public var outputEncoding: ImageEncoding? = nil
+    /// With processing or an encoding, also store the original bytes, as `STEM.original.EXT` next to the
+    /// processed file.
     public var keepsOriginal: Bool = false
     /// What to do with items the manifest already records.
     public var resume: ResumeMode = .skipCompleted
@@ -55,6 +66,9 @@ public struct DownloadOptions: Sendable {
     public init(outputDirectory: URL) {
         self.outputDirectory = outputDirectory
     }
+
+    /// Whether images are stored as they came: no processing and no output encoding.
+    public var storesAsReceived: Bool { processing.isEmpty && outputEncoding == nil }
 
     /// How many items are held at once (queued for a slot, transferring, or processing): the memory window.
     var window: Int {

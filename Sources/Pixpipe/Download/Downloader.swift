@@ -1,11 +1,12 @@
 import Foundation
+import PixpipeLocking
 
 /// Downloads batches of images: bounded and polite, verified by decoding, named predictably, written
 /// atomically, with a JSON Lines manifest that lets a rerun resume.
 ///
 /// ```swift
 /// var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "images"))
-/// options.processing = .convert(.png)
+/// options.outputEncoding = .png   // convert every image to PNG
 /// let downloader = Downloader(options: options)
 /// let summary = await downloader.download(urls.map { DownloadItem(url: $0) })
 /// print("\(summary.ok) stored, \(summary.failed) failed")
@@ -55,15 +56,26 @@ public final class Downloader: Sendable {
     /// writes the manifest, and ends the events with `.stopped`.
     public func run<Items: Sequence & Sendable>(_ items: Items) -> DownloadEvents
     where Items.Element == DownloadItem {
+        run(items, invalidLines: EmptyCollection<URLListError>())
+    }
+
+    /// Downloads `items` as ``run(_:)`` does, and records each of `invalidLines` (the unusable lines of the
+    /// list the items came from, such as ``URLList/lineErrors``) in the manifest as a failed record whose
+    /// `url` is the offending text, before the first item. A line the manifest already records is not
+    /// recorded again, and under a ``DownloadOptions/shard`` only share 0 records them, so merged shard
+    /// folders hold each once. They are not events and not in the summary: the list's reader reports them.
+    public func run<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
+        _ items: Items, invalidLines: Invalid
+    ) -> DownloadEvents where Items.Element == DownloadItem, Invalid.Element == URLListError {
         let channel = EventChannel(capacity: 256)
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let pipeline = ItemPipeline(
             options: options, client: client,
-            network: SlotScheduler(globalLimit: options.concurrency, perKeyLimit: options.perHostConcurrency),
-            processors: SlotScheduler(globalLimit: processors, perKeyLimit: processors), writer: writer,
+            network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
+            processors: ConcurrencyLimiter(limit: processors), writer: writer,
             fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel)
         let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
-        let task = Task { await batch.run(items) }
+        let task = Task { await batch.run(items, invalidLines: invalidLines) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Takes one item from its resume check through download, verification, processing and the atomic write.
 ///
@@ -9,94 +10,112 @@ import Foundation
 struct ItemPipeline: Sendable {
     let options: DownloadOptions
     let client: HTTPClient
-    let network: SlotScheduler
-    let processors: SlotScheduler
+    let network: ConcurrencyLimiter
+    let processors: ConcurrencyLimiter
     let writer: any DownloadFileWriting
     let fileWork: BlockingWorkQueue
     let events: EventChannel
 
-    /// Runs `job` to its outcome.
+    /// Runs `job` to its outcome: resume check, then attempts until one settles the item or the retry budget
+    /// or the deadline runs out.
     func run(_ job: ItemJob) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
         if let skipped = resumeSkip(job) { return .skipped(skipped) }
-        let url = job.item.url
-        // The clocks start when the first transfer gets its slot: time queued behind other items never counts.
-        var started = ContinuousClock.now
-        var deadline: ContinuousClock.Instant?
-        let policy = options.retryPolicy
-        var attempts = 0
-        var lastStatus: Int?
-        func failure(_ error: DownloadError) -> ItemOutcome {
-            if Task.isCancelled { return .cancelled }
-            return .finished(
-                ManifestRecord(
-                    url: url.absoluteString, status: .failed, httpStatus: lastStatus, attempts: attempts,
-                    elapsed: (ContinuousClock.now - started).secondsValue, error: error.description,
-                    errorKind: error.kind))
-        }
+        var attempts = ItemAttempts(url: job.item.url)
         while true {
-            if let deadline, deadline <= ContinuousClock.now, let limit = options.itemDeadline {
-                return failure(.deadlineExceeded(limit, url: url))
+            if attempts.isPastDeadline, let limit = options.itemDeadline {
+                return failure(.deadlineExceeded(limit, url: attempts.url), attempts)
             }
-            let hostKey = "\(url.host ?? ""):\(url.port ?? -1)"
-            let isFirst = attempts == 0
-            guard
-                let fetched = await network.withSlot(
-                    key: hostKey,
-                    {
-                        if isFirst {
-                            started = ContinuousClock.now
-                            deadline = options.itemDeadline.map { started + $0 }
-                            await events.send(.started(index: job.index, url: url))
-                        }
-                        let remaining = deadline.map { $0 - ContinuousClock.now }
-                        return await fetch(url, index: job.index, remaining: remaining)
-                    })
-            else { return .cancelled }
-            attempts += 1
-            var retryAfter: Duration?
-            let error: DownloadError
-            switch fetched {
-            case .failure(let fetchError):
-                if fetchError.isCancellation || Task.isCancelled { return .cancelled }
-                error = .fetch(fetchError)
-                guard policy.shouldRetry(fetchError, method: .get, attempt: attempts) else { return failure(error) }
-            case .success(let response) where !(200..<300).contains(response.statusCode):
-                lastStatus = response.statusCode
-                let prefix = String(decoding: response.value.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
-                let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, bodyPrefix: prefix)
-                error = .fetch(fetchError)
-                guard policy.shouldRetry(fetchError, method: .get, attempt: attempts) else { return failure(error) }
-                retryAfter = response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
-            case .success(let response):
-                lastStatus = response.statusCode
-                guard let processed = await process(response.value, url: url) else { return .cancelled }
-                switch processed {
-                case .success(let image):
-                    let status = response.statusCode
-                    return await fileWork.run { [self, attempts, started] in
-                        store(image, job: job, status: status, attempts: attempts, started: started)
-                    }
-                case .failure(let processingError):
-                    error = processingError
-                    guard processingError.isRetryableContent, attempts < policy.maxAttempts else {
-                        return failure(error)
-                    }
+            guard let fetched = await transfer(job, attempts: &attempts) else { return .cancelled }
+            switch await settle(fetched, job: job, attempts: &attempts) {
+            case .settled(let outcome):
+                return outcome
+            case .retryable(let error, let retryAfter):
+                guard let delay = retryDelay(after: attempts, retryAfter: retryAfter) else {
+                    return failure(error, attempts)
+                }
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    return .cancelled
                 }
             }
-            var delay = policy.delay(afterAttempt: attempts, retryAfter: retryAfter)
-            if let deadline {
-                let left = deadline - ContinuousClock.now
-                // Waiting past the deadline would only end in a timeout: report the real failure instead.
-                guard delay < left else { return failure(error) }
-                delay = min(delay, left)
+        }
+    }
+
+    /// One transfer holding a network slot (global and per host); the first one starts the item's clocks.
+    /// `nil` when cancelled while waiting for the slot.
+    private func transfer(
+        _ job: ItemJob, attempts: inout ItemAttempts
+    ) async -> Result<Response<Data>, FetchError>? {
+        let url = job.item.url
+        let deadline = options.itemDeadline
+        let fetched = await network.withSlot(key: "\(url.host ?? ""):\(url.port ?? -1)") {
+            if attempts.count == 0 {
+                attempts.start(deadline: deadline)
+                await events.send(.started(index: job.index, url: url))
             }
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                return .cancelled
+            return await fetch(url, index: job.index, remaining: attempts.remaining)
+        }
+        if fetched != nil { attempts.count += 1 }
+        return fetched
+    }
+
+    /// What the attempt's answer makes of the item: stored, failed for good, or worth another attempt.
+    private func settle(
+        _ fetched: Result<Response<Data>, FetchError>, job: ItemJob, attempts: inout ItemAttempts
+    ) async -> AttemptResult {
+        let policy = options.retryPolicy
+        switch fetched {
+        case .failure(let fetchError):
+            if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
+            guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
+                return .settled(failure(.fetch(fetchError), attempts))
+            }
+            return .retryable(.fetch(fetchError), retryAfter: nil)
+        case .success(let response) where !(200..<300).contains(response.statusCode):
+            attempts.lastStatus = response.statusCode
+            let prefix = String(decoding: response.value.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
+            let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, bodyPrefix: prefix)
+            guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
+                return .settled(failure(.fetch(fetchError), attempts))
+            }
+            return .retryable(
+                .fetch(fetchError), retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
+        case .success(let response):
+            attempts.lastStatus = response.statusCode
+            guard let processed = await process(response.value, url: job.item.url) else { return .settled(.cancelled) }
+            switch processed {
+            case .success(let image):
+                let status = response.statusCode
+                let attempts = attempts
+                return .settled(
+                    await fileWork.run { [self] in store(image, job: job, status: status, attempts: attempts) })
+            case .failure(let error):
+                guard error.isRetryableContent, attempts.count < policy.maxAttempts else {
+                    return .settled(failure(error, attempts))
+                }
+                return .retryable(error, retryAfter: nil)
             }
         }
+    }
+
+    /// The wait before the next attempt, or `nil` when waiting would only end past the item's deadline.
+    private func retryDelay(after attempts: ItemAttempts, retryAfter: Duration?) -> Duration? {
+        let delay = options.retryPolicy.delay(afterAttempt: attempts.count, retryAfter: retryAfter)
+        guard let left = attempts.remaining else { return delay }
+        // Waiting past the deadline would only end in a timeout: report the real failure instead.
+        return delay < left ? delay : nil
+    }
+
+    /// The failed record of `error` after `attempts`, or no record at all when the batch is being cancelled.
+    private func failure(_ error: DownloadError, _ attempts: ItemAttempts) -> ItemOutcome {
+        if Task.isCancelled { return .cancelled }
+        return .finished(
+            ManifestRecord(
+                url: attempts.url.absoluteString, status: .failed, httpStatus: attempts.lastStatus,
+                attempts: attempts.count, elapsed: attempts.elapsedSeconds, error: error.description,
+                errorKind: error.shortName))
     }
 
     /// Every status code, built once (not per request).
@@ -125,12 +144,13 @@ struct ItemPipeline: Sendable {
     /// Verifies and processes `body` holding a processing slot; `nil` when cancelled while waiting for one.
     private func process(_ body: Data, url: URL) async -> Result<ProcessedImage, DownloadError>? {
         let options = self.options
-        return await processors.withSlot(key: "") {
+        return await processors.withSlot {
             do throws(DownloadError) {
                 return .success(
                     try ProcessedImage.make(
-                        from: body, url: url, processing: options.processing, keepsOriginal: options.keepsOriginal,
-                        decodeOptions: options.decodeOptions, verifiesByDecoding: options.verifiesByDecoding))
+                        from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
+                        keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
+                        verifiesByDecoding: options.verifiesByDecoding))
             } catch {
                 return .failure(error)
             }
@@ -139,15 +159,13 @@ struct ItemPipeline: Sendable {
 
     /// Writes the processed file (and the original when kept) and makes the item's record; blocking, so it
     /// runs on ``fileWork``.
-    private func store(
-        _ image: ProcessedImage, job: ItemJob, status: Int, attempts: Int, started: ContinuousClock.Instant
-    ) -> ItemOutcome {
+    private func store(_ image: ProcessedImage, job: ItemJob, status: Int, attempts: ItemAttempts) -> ItemOutcome {
         let digest = SHA256.hash(image.data).hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
             url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: status, bytes: image.data.count,
             sha256: digest, width: image.width, height: image.height, format: image.format.rawValue,
-            attempts: attempts)
+            attempts: attempts.count)
         let flushes = options.fileSync == .eachFile
         do throws(DownloadError) {
             if let original = image.original {
@@ -161,11 +179,11 @@ struct ItemPipeline: Sendable {
             record.bytes = nil
             record.sha256 = nil
             record.error = error.description
-            record.errorKind = error.kind
-            record.elapsed = (ContinuousClock.now - started).secondsValue
+            record.errorKind = error.shortName
+            record.elapsed = attempts.elapsedSeconds
             return .diskError(record, error)
         }
-        record.elapsed = (ContinuousClock.now - started).secondsValue
+        record.elapsed = attempts.elapsedSeconds
         return .finished(record)
     }
 
@@ -182,24 +200,56 @@ struct ItemPipeline: Sendable {
             else { return nil }
             return ManifestRecord(
                 url: url, name: name, status: .skipped, bytes: data.count, sha256: sha256,
-                error: "already stored by an earlier run", errorKind: "already-done")
+                error: "already stored by an earlier run", errorKind: SkipReason.alreadyDone.shortName)
         case .failed:
             // Failures caused by the run itself (stopped, disk) say nothing about the item: always redo them.
-            let isItemFailure = prior.errorKind != "cancelled" && prior.errorKind != "write"
-            guard options.resume == .skipCompleted, isItemFailure else { return nil }
+            guard options.resume == .skipCompleted, !DownloadError.isRunFailure(shortName: prior.errorKind) else {
+                return nil
+            }
             return ManifestRecord(
                 url: url, status: .skipped, error: "failed in an earlier run (retry with retryFailed)",
-                errorKind: "already-failed")
+                errorKind: SkipReason.alreadyFailed.shortName)
         case .skipped:
             return nil
         }
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var secondsValue: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+/// What one attempt came to.
+private enum AttemptResult: Sendable {
+    /// The item is settled: stored, failed for good, or cancelled.
+    case settled(ItemOutcome)
+    /// The attempt failed with an error another attempt may not have, after `retryAfter` if the server said so.
+    case retryable(DownloadError, retryAfter: Duration?)
+}
+
+/// The clocks and counters of one item across its attempts.
+///
+/// The clocks start when the first transfer gets its slot: time queued behind other items never counts.
+private struct ItemAttempts: Sendable {
+    /// The item's URL.
+    let url: URL
+    /// When the first transfer got its slot.
+    var started = ContinuousClock.now
+    /// When the item must be done, if it has a deadline and its first transfer started.
+    var deadline: ContinuousClock.Instant?
+    /// Transfers made.
+    var count = 0
+    /// The last HTTP status received.
+    var lastStatus: Int?
+
+    /// Starts the clocks, with `limit` from now as the deadline.
+    mutating func start(deadline limit: Duration?) {
+        started = ContinuousClock.now
+        deadline = limit.map { started + $0 }
     }
+
+    /// The time left before the deadline, or `nil` without one.
+    var remaining: Duration? { deadline.map { $0 - ContinuousClock.now } }
+
+    /// Whether the deadline has passed.
+    var isPastDeadline: Bool { deadline.map { $0 <= ContinuousClock.now } ?? false }
+
+    /// Seconds since the clocks started.
+    var elapsedSeconds: Double { (ContinuousClock.now - started).secondsValue }
 }

@@ -40,7 +40,8 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     public var elapsed: Double
     /// What went wrong, for people.
     public var error: String?
-    /// What went wrong, as a stable kind (see ``DownloadError/kind``); `duplicate`, `already-done` or `already-failed` for skips.
+    /// What went wrong, as a stable name (see ``DownloadError/shortName`` and ``URLListError/shortName``); `duplicate`,
+    /// `already-done` or `already-failed` for skips.
     public var errorKind: String?
 
     /// A record; fields left out are `nil`.

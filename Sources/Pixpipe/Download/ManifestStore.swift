@@ -30,6 +30,9 @@ final class ManifestStore {
     /// Path of the manifest.
     let path: String
     private let descriptor: Int32
+    /// Fingerprints of the offending texts of the line errors already recorded, read whatever the resume
+    /// mode: a rerun never records the same unusable line twice.
+    private var recordedLineErrors: Set<UInt64> = []
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
     /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo).
@@ -42,8 +45,10 @@ final class ManifestStore {
         let store = ManifestStore(path: path, descriptor: descriptor)
         var prior: [UInt64: PriorRecord] = [:]
         let validLength = store.readRecords { record in
+            let fingerprint = URLFingerprint(absoluteString: record.url).value
+            if record.isLineError { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
-            prior[URLFingerprint(absoluteString: record.url).value] = PriorRecord(
+            prior[fingerprint] = PriorRecord(
                 status: record.status, name: record.name, sha256: record.sha256, errorKind: record.errorKind)
         }
         guard ftruncate(descriptor, off_t(validLength)) == 0 else {
@@ -63,7 +68,18 @@ final class ManifestStore {
 
     /// Appends `record` as one line.
     func append(_ record: ManifestRecord) throws(DownloadError) {
-        try AtomicFileWriter.writeAll(record.jsonLine, to: descriptor, path: path)
+        do throws(AtomicFileWriter.Failure) {
+            try AtomicFileWriter.writeAll(record.jsonLine, to: descriptor, path: path)
+        } catch {
+            throw DownloadError(error)
+        }
+    }
+
+    /// Appends the failed record of an unusable list line, unless the manifest already holds one for its text.
+    func append(lineError error: URLListError) throws(DownloadError) {
+        let record = ManifestRecord(lineError: error)
+        guard recordedLineErrors.insert(URLFingerprint(absoluteString: record.url).value).inserted else { return }
+        try append(record)
     }
 
     /// Flushes the manifest to the disk.

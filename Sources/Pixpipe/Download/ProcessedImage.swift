@@ -16,54 +16,49 @@ struct ProcessedImage: Sendable {
     /// Verifies `body` by decoding it (strict options catch truncation and damage), then processes it.
     ///
     /// Each kind of processing decodes once, at the least size that still reads every byte: a stored original
-    /// is verified with a 1/8 JPEG decode (libjpeg still entropy-decodes every coefficient, so truncation and
-    /// damage are seen, but skips most of the inverse DCT and colour work); a thumbnail is decoded at the
-    /// reduced size it needs; only conversion decodes at full size.
+    /// is verified by its codec's cheapest complete read (a 1/8 JPEG decode still entropy-decodes every
+    /// coefficient, so truncation and damage are seen, but skips most of the inverse DCT); the first processor starts from
+    /// the bytes (a thumbnail decodes at the reduced size it needs); only a conversion without processors
+    /// decodes at full size.
     static func make(
-        from body: Data, url: URL, processing: DownloadProcessing, keepsOriginal: Bool, decodeOptions: DecodeOptions,
-        verifiesByDecoding: Bool = true
+        from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
+        keepsOriginal: Bool, decodeOptions: DecodeOptions, verifiesByDecoding: Bool = true
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
-        let original = keepsOriginal ? (data: body, format: sniffed) : nil
-        switch processing {
-        case .none:
+        guard !processing.isEmpty || outputEncoding != nil else {
             let (width, height) =
                 verifiesByDecoding
-                ? try verify(body, format: sniffed, url: url, options: decodeOptions)
+                ? try verify(body, url: url, options: decodeOptions)
                 : try header(of: body, url: url, options: decodeOptions)
             return ProcessedImage(data: body, format: sniffed, width: width, height: height)
-        case .convert(let encoding):
-            return try encode(
-                decode(body, url: url, options: decodeOptions), as: encoding, url: url, original: original)
-        case .thumbnail(var options, let encoding):
-            options.strictness = decodeOptions.strictness
-            let thumbnail: Image
-            do {
-                thumbnail = try Thumbnailer(options).thumbnail(data: body)
-            } catch .decoding(let error) {
-                // Damage found while decoding is the body's fault, like any other decode: retried when truncated.
-                throw .image(error, url: url)
-            } catch {
-                throw .thumbnail(error, url: url)
-            }
-            return try encode(thumbnail, as: encoding, url: url, original: original)
         }
+        let original = keepsOriginal ? (data: body, format: sniffed) : nil
+        let image: Image
+        do {
+            image = try ImageProcessors.Composition(processing).process(data: body, options: decodeOptions)
+        } catch {
+            throw DownloadError(error, url: url)
+        }
+        return try encode(image, as: outputEncoding ?? defaultEncoding(for: sniffed), url: url, original: original)
     }
 
-    /// Decodes `body` fully enough to prove it complete and returns its stored size.
+    /// The encoding of processed images when none is set: the source's format with its standard settings,
+    /// or PNG for a source format the package cannot write (GIF).
+    private static func defaultEncoding(for format: ImageFormat) -> ImageEncoding {
+        ImageEncoding.standard(for: format) ?? .png
+    }
+
+    /// Proves `body` complete with the codec's cheapest full read (``Image/verify(data:options:)``) and
+    /// returns its stored size.
     private static func verify(
-        _ body: Data, format: ImageFormat, url: URL, options: DecodeOptions
+        _ body: Data, url: URL, options: DecodeOptions
     ) throws(DownloadError) -> (width: Int, height: Int) {
-        guard format == .jpeg else {
-            let image = try decode(body, url: url, options: options)
-            return (image.width, image.height)
+        do throws(ImageDecodingError) {
+            let info = try Image.verify(data: body, options: options)
+            return (info.width, info.height)
+        } catch {
+            throw .image(error, url: url)
         }
-        // The pixel limit keeps its meaning (the image's full size), though the check decodes far fewer.
-        let size = try header(of: body, url: url, options: options)
-        var reduced = options
-        reduced.jpegScale = .eighths(1)
-        _ = try decode(body, url: url, options: reduced)
-        return size
     }
 
     /// The stored size from the header alone (the pixel limit applies), for ``DownloadOptions/verifiesByDecoding`` off.
@@ -74,14 +69,6 @@ struct ProcessedImage: Sendable {
             let info = try Image.info(data: body, options: options)
             try options.checkPixels(width: info.width, height: info.height)
             return (info.width, info.height)
-        } catch {
-            throw .image(error, url: url)
-        }
-    }
-
-    private static func decode(_ body: Data, url: URL, options: DecodeOptions) throws(DownloadError) -> Image {
-        do {
-            return try Image(data: body, options: options)
         } catch {
             throw .image(error, url: url)
         }

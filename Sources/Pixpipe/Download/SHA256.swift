@@ -11,14 +11,14 @@ import Foundation
 ///
 /// Blocks of 64 bytes are compressed straight from the caller's buffer with `UInt32` arithmetic; only a
 /// partial block is copied into a fixed 64-byte buffer, so hashing allocates nothing per byte.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// A finished 32-byte digest.
-    public struct Digest: Sendable, Hashable {
+    package struct Digest: Sendable, Hashable {
         /// The 32 bytes, most significant first.
-        public let bytes: [UInt8]
+        package let bytes: [UInt8]
 
         /// Lowercase hexadecimal, 64 characters.
-        public var hexString: String {
+        package var hexString: String {
             let digits = Array("0123456789abcdef".utf8)
             var characters = [UInt8]()
             characters.reserveCapacity(64)
@@ -30,7 +30,7 @@ public struct SHA256: Sendable {
         }
 
         /// The first 8 bytes read as a big-endian integer (used for sharding and compact sets of seen URLs).
-        public var prefix64: UInt64 {
+        package var prefix64: UInt64 {
             bytes.prefix(8).reduce(0) { ($0 << 8) | UInt64($1) }
         }
     }
@@ -55,24 +55,24 @@ public struct SHA256: Sendable {
     private var totalBytes: UInt64 = 0
 
     /// A hasher with the standard initial state.
-    public init() {}
+    package init() {}
 
     /// The digest of `data` in one call.
-    public static func hash<Bytes: DataProtocol>(_ data: Bytes) -> Digest {
+    package static func hash<Bytes: DataProtocol>(_ data: Bytes) -> Digest {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalize()
     }
 
     /// Feeds more bytes.
-    public mutating func update<Bytes: DataProtocol>(_ data: Bytes) {
+    package mutating func update<Bytes: DataProtocol>(_ data: Bytes) {
         for region in data.regions {
             region.withUnsafeBytes { update(bytes: $0) }
         }
     }
 
     /// Feeds the bytes of a raw buffer.
-    public mutating func update(bytes: UnsafeRawBufferPointer) {
+    package mutating func update(bytes: UnsafeRawBufferPointer) {
         totalBytes &+= UInt64(bytes.count)
         var offset = 0
         if pendingCount > 0 {
@@ -96,7 +96,7 @@ public struct SHA256: Sendable {
     }
 
     /// Pads, processes the last block(s), and returns the digest.
-    public mutating func finalize() -> Digest {
+    package mutating func finalize() -> Digest {
         let bitLength = totalBytes &* 8
         var tail: [UInt8] = [0x80]
         let padding = (64 + 56 - (pendingCount + 1) % 64) % 64

@@ -41,16 +41,43 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The stable kind recorded in a manifest's `errorKind`: `invalid-url`, `unsupported-scheme`, `invalid-line`,
-    /// `missing-url-column` or `unreadable-list`.
-    public var kind: String {
-        switch self {
-        case .invalidURL, .missingURL: "invalid-url"
-        case .unsupportedScheme: "unsupported-scheme"
-        case .unterminatedQuote, .malformedJSON, .lineTooLong, .invalidUTF8: "invalid-line"
-        case .missingURLColumn: "missing-url-column"
-        case .unreadable: "unreadable-list"
-        }
+    /// The stable short names of the cases, as recorded in a manifest's `errorKind`.
+    public enum ShortName: String, Sendable, Hashable, CaseIterable {
+        /// ``URLListError/invalidURL(text:line:)``.
+        case invalidURL = "invalid-url"
+        /// ``URLListError/unsupportedScheme(scheme:text:line:)``.
+        case unsupportedScheme = "unsupported-scheme"
+        /// ``URLListError/missingURL(line:)``.
+        case missingURL = "missing-url"
+        /// ``URLListError/missingURLColumn(header:line:)``.
+        case missingURLColumn = "missing-url-column"
+        /// ``URLListError/unterminatedQuote(line:)``.
+        case unterminatedQuote = "unterminated-quote"
+        /// ``URLListError/malformedJSON(reason:line:)``.
+        case malformedJSON = "malformed-json"
+        /// ``URLListError/lineTooLong(limit:line:)``.
+        case lineTooLong = "line-too-long"
+        /// ``URLListError/invalidUTF8(line:)``.
+        case invalidUTF8 = "invalid-utf8"
+        /// ``URLListError/unreadable(reason:)``.
+        case unreadable = "unreadable-list"
+    }
+
+    /// A stable short name of the case (see ``ShortName``), recorded in a manifest's `errorKind`.
+    public var shortName: String {
+        let name: ShortName =
+            switch self {
+            case .invalidURL: .invalidURL
+            case .unsupportedScheme: .unsupportedScheme
+            case .missingURL: .missingURL
+            case .missingURLColumn: .missingURLColumn
+            case .unterminatedQuote: .unterminatedQuote
+            case .malformedJSON: .malformedJSON
+            case .lineTooLong: .lineTooLong
+            case .invalidUTF8: .invalidUTF8
+            case .unreadable: .unreadable
+            }
+        return name.rawValue
     }
 
     /// The offending text as a manifest records it in place of a URL (the text, or `line N`).

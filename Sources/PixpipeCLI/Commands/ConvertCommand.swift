@@ -53,13 +53,7 @@ struct ConvertCommand: Command {
         do {
             var image = try source.decode(options: settings.decodeOptions)
             for warning in image.metadata.warnings { console.warning("\(source.displayName): \(warning)") }
-            if let resize = settings.resize {
-                var options = resize
-                options.appliesOrientation = settings.appliesOrientation
-                image = try Thumbnailer(options).thumbnail(of: image)
-            } else if settings.appliesOrientation {
-                image = image.applyingOrientation()
-            }
+            image = try settings.processing.process(image)
             if settings.strips {
                 image.metadata.iccProfile = nil
                 image.metadata.exif = nil
@@ -68,7 +62,7 @@ struct ConvertCommand: Command {
             if paths[1] == "-" {
                 try console.writeOutput(data)
             } else {
-                try AtomicFileWriter.write(data, to: paths[1])
+                try AtomicFileWriter.writeOutput(data, to: paths[1])
             }
             return .success
         } catch {

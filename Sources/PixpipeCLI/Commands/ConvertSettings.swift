@@ -19,6 +19,16 @@ struct ConvertSettings: Sendable, Hashable {
     /// Options given that do nothing for this output format, explained for stderr.
     let ignoredOptionWarnings: [String]
 
+    /// The pixel steps: the resize (turning the image upright unless `--no-orient`), or the orientation
+    /// alone, or nothing.
+    var processing: ImageProcessors.Composition {
+        if var resize {
+            resize.appliesOrientation = appliesOrientation
+            return ImageProcessors.Composition([.thumbnail(resize)])
+        }
+        return ImageProcessors.Composition(appliesOrientation ? [.orientation] : [])
+    }
+
     /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
     init(_ arguments: ParsedArguments, input: String, output: String) throws(UsageError) {
         let named = try arguments.parsed("format", expected: ImageFormat.writableNames) { name in

@@ -13,7 +13,7 @@ struct FetchCommand: Command {
         optional 'name' column, or JSON Lines objects with 'url' and optional 'name'. The format is detected
         from the first line that is not a comment; --list-format overrides it. Lines that are not http(s) URLs
         are reported with their line number and recorded in the manifest as failed (errorKind 'invalid-url',
-        'unsupported-scheme' or 'invalid-line'); the others go on.
+        'unsupported-scheme', 'missing-url', 'malformed-json', 'line-too-long'...); the others go on.
         Every image is verified by decoding it (a truncated one is fetched again; JPEGs kept as they came are
         decoded at 1/8 size, which still reads every byte; --no-verify reads only the header, so a damaged
         image is not noticed), then stored under its list name or its URL's last
@@ -63,7 +63,7 @@ struct FetchCommand: Command {
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         let settings = try FetchSettings(arguments)
-        if settings.options.keepsOriginal, case .none = settings.options.processing {
+        if settings.options.keepsOriginal, settings.options.storesAsReceived {
             console.warning("--keep-original has no effect without --thumbnail or --convert")
         }
         let runner = FetchRunner(settings: settings, console: console)

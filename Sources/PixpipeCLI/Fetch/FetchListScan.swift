@@ -46,7 +46,7 @@ struct FetchListScan: Sendable {
             case .failure(let error) where error.endsList:
                 scan.fatalError = error
             case .failure(let error):
-                scan.invalidByKind[error.kind, default: 0] += 1
+                scan.invalidByKind[error.shortName, default: 0] += 1
                 onInvalid(error)
             }
         }

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Pixpipe
+import PixpipeLocking
 
-/// Runs one `pixpipe fetch`: scans the list, records its bad lines, runs the downloader, reports events,
-/// and stops cleanly on SIGINT.
+/// Runs one `pixpipe fetch`: scans the list (counting its items, reporting its bad lines), runs the
+/// downloader (which records the bad lines in its manifest), reports events, and stops cleanly on SIGINT.
 struct FetchRunner: Sendable {
     /// The validated options.
     let settings: FetchSettings
@@ -22,13 +23,7 @@ struct FetchRunner: Sendable {
         }
         defer { spool?.remove() }
         if settings.dryRun { return dryRun(list) }
-        let scan: FetchListScan
-        do {
-            scan = try recordBadLines(of: list)
-        } catch {
-            console.error(error.description, context: "fetch")
-            return .failure
-        }
+        let scan = FetchListScan.scan(list, shard: settings.options.shard) { report($0) }
         if let fatal = scan.fatalError {
             console.error(fatal.description, context: "fetch: \(settings.list)")
             return .failure
@@ -63,35 +58,6 @@ struct FetchRunner: Sendable {
         return type == S_IFIFO || type == S_IFSOCK || type == S_IFCHR
     }
 
-    /// The first pass: counts the shard's items, reports bad lines, and records them in the manifest
-    /// (only shard 0 records them, so merged shard folders hold each once).
-    private func recordBadLines(of list: URLList) throws(FetchRunError) -> FetchListScan {
-        let options = settings.options
-        let recorder: InvalidLineRecorder?
-        if options.shard.map({ $0.index == 0 }) ?? true {
-            let directory = options.outputDirectory
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .cannotWrite(path: directory.path, reason: (error as NSError).localizedDescription)
-            }
-            recorder = try InvalidLineRecorder(manifest: directory.appendingPathComponent(options.manifestName).path)
-        } else {
-            recorder = nil
-        }
-        var writeError: FetchRunError?
-        let scan = FetchListScan.scan(list, shard: options.shard) { error in
-            report(error)
-            do throws(FetchRunError) {
-                try recorder?.record(error)
-            } catch {
-                writeError = writeError ?? error
-            }
-        }
-        if let writeError { throw writeError }
-        return scan
-    }
-
     private func report(_ error: URLListError) {
         console.warning("\(settings.listIsSingleURL ? "LIST" : settings.list): \(error.description)")
         if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.invalid(error))) }
@@ -114,7 +80,8 @@ struct FetchRunner: Sendable {
 
     private func download(_ list: URLList, expected: Int, invalidByKind: [String: Int]) async -> ExitStatus {
         let start = ContinuousClock.now
-        let events = Downloader(options: settings.options).run(DownloadItemList(list: list))
+        let events = Downloader(options: settings.options).run(
+            DownloadItemList(list: list), invalidLines: list.lineErrors)
         let interrupt = InterruptHandler { [console] in
             console.errorText("\r\u{1B}[K")
             console.error("interrupted: finishing files being written and the manifest (again to quit now)")

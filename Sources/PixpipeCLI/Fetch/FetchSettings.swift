@@ -56,7 +56,7 @@ struct FetchSettings: Sendable {
             try arguments.parsed("transport", expected: "curl or urlsession") { text -> HTTPTransportKind? in
                 HTTPTransportKind.allCases.first { $0.description == text.lowercased() }
             } ?? options.transport
-        options.processing = try Self.processing(arguments)
+        (options.processing, options.outputEncoding) = try Self.processing(arguments)
         options.keepsOriginal = arguments.isSet("keep-original")
         options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")
@@ -66,7 +66,11 @@ struct FetchSettings: Sendable {
         self.options = options
     }
 
-    private static func processing(_ arguments: ParsedArguments) throws(UsageError) -> DownloadProcessing {
+    /// `--thumbnail N` (a thumbnail step, JPEG unless `--convert` says otherwise) and `--convert FORMAT` (the
+    /// output encoding; alone, a conversion without pixel steps).
+    private static func processing(
+        _ arguments: ParsedArguments
+    ) throws(UsageError) -> ([any ImageProcessing], ImageEncoding?) {
         let encoding = try arguments.parsed("convert", expected: "jpeg or png") { name -> ImageEncoding? in
             switch name.lowercased() {
             case "jpeg", "jpg": .jpeg(quality: jpegQuality)
@@ -75,9 +79,9 @@ struct FetchSettings: Sendable {
             }
         }
         if let side = try arguments.integer("thumbnail", in: 1...65_535) {
-            return .thumbnail(ThumbnailOptions(size: .box(side)), encoding ?? .jpeg(quality: jpegQuality))
+            return ([.thumbnail(ThumbnailOptions(size: .box(side)))], encoding ?? .jpeg(quality: jpegQuality))
         }
-        return encoding.map { .convert($0) } ?? .none
+        return ([], encoding)
     }
 
     /// Seconds, fractional allowed, above zero and at most a day.

@@ -37,7 +37,7 @@ enum FetchEventRecord: Encodable {
             try container.encodeIfPresent(error.line, forKey: .line)
             try container.encode(error.offendingText, forKey: .url)
             try container.encode(error.description, forKey: .error)
-            try container.encode(error.kind, forKey: .errorKind)
+            try container.encode(error.shortName, forKey: .errorKind)
         case .started(let index, let url):
             try container.encode("started", forKey: .event)
             try container.encode(index, forKey: .index)

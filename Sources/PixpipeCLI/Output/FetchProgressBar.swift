@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// The one-line progress display of `pixpipe fetch` on a terminal's standard error:
 /// `[=====>      ] 120/1000, 3 failed, 12.3 MB, 1.2 MB/s, ETA 0:42`.
@@ -72,12 +73,5 @@ struct FetchProgressBar {
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

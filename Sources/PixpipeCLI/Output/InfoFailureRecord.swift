@@ -6,13 +6,13 @@ struct InfoFailureRecord: Encodable, Sendable, Hashable {
     let path: String
     /// The error, explained for people.
     let error: String
-    /// The error's case, for programs: `corrupt`, `truncated`, `unsupportedFormat`...
+    /// The error's ``ImageDecodingError/shortName``, for programs: `corrupt-image`, `not-an-image`...
     let errorKind: String
 
     /// The record of `error` for `path`.
     init(path: String, error: ImageDecodingError) {
         self.path = path
         self.error = error.description
-        errorKind = error.kindName
+        errorKind = error.shortName
     }
 }

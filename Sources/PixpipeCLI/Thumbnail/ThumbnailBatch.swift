@@ -84,7 +84,7 @@ final class ThumbnailBatch: Sendable {
             let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
             let data = try encoder.encode(thumbnail)
-            try AtomicFileWriter.write(data, to: output)
+            try AtomicFileWriter.writeOutput(data, to: output)
             return .written(width: thumbnail.width, height: thumbnail.height, bytes: data.count)
         } catch {
             return .failed(String(describing: error))

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Sends typed requests: resolves, adapts, queues, times out, retries, checks and converts.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// When and how long to wait before trying a failed request again.
 ///
@@ -58,7 +59,7 @@ public struct RetryPolicy: Sendable, Hashable {
     ) -> Duration {
         if let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
         let ceiling = backoffCeiling(afterAttempt: attempt)
-        let seconds = ceiling.seconds
+        let seconds = ceiling.secondsValue
         guard seconds > 0 else { return .zero }
         return .seconds(Double.random(in: 0...seconds, using: &generator))
     }
@@ -72,16 +73,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The upper bound of the jittered wait after attempt `attempt`: `min(maxDelay, baseDelay * 2^(attempt-1))`.
     package func backoffCeiling(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(max(0, min(attempt - 1, 62)))
-        let seconds = baseDelay.seconds * pow(2, exponent)
-        return seconds >= maxDelay.seconds ? maxDelay : .seconds(seconds)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        let seconds = baseDelay.secondsValue * pow(2, exponent)
+        return seconds >= maxDelay.secondsValue ? maxDelay : .seconds(seconds)
     }
 }
 

@@ -19,7 +19,11 @@ import Foundation
 /// A writer of many files may leave the flushing to one ``synchronizeFileSystem(containing:)`` at the end
 /// (`flushes: false`): the rename still makes each file appear whole to every reader and across a killed
 /// process; only a power failure before that sync can lose files, which the downloader detects by hash.
-package enum AtomicFile {
+///
+/// The one atomic writer of the package: the downloader stores through an instance (its
+/// `DownloadFileWriting` conformance, the seam tests replace), the command line through the static
+/// methods (see `AtomicFileWriter+Output.swift` there).
+package struct AtomicFileWriter: Sendable {
     /// Which step of an atomic write failed, with the system error.
     package struct Failure: Error, Sendable, Hashable {
         /// The steps of an atomic write.
@@ -44,6 +48,9 @@ package enum AtomicFile {
 
     /// The marker in temporary names; a batch removes leftovers carrying it when it starts.
     package static let temporaryMarker = ".part-"
+
+    /// A writer; it holds nothing, the methods are the same as the static ones.
+    package init() {}
 
     /// Whether `fileName` is a temporary file of an atomic write.
     package static func isTemporary(_ fileName: String) -> Bool {

@@ -1,13 +1,12 @@
 import Foundation
 import Pixpipe
 
-/// Writes output files atomically (see ``AtomicFile``): readers see the old file or the whole new one,
-/// never a partial one, and a failure leaves nothing behind.
-enum AtomicFileWriter {
-    /// Writes `data` to `path`, replacing any existing file (whose permissions are kept).
-    static func write(_ data: Data, to path: String) throws(OutputWriteError) {
-        do throws(AtomicFile.Failure) {
-            try AtomicFile.write(data, to: path)
+extension AtomicFileWriter {
+    /// Writes an output file of `convert` or `thumbnail` to `path` atomically (replacing any file there, whose
+    /// permissions are kept), its failure reported as an ``OutputWriteError``.
+    static func writeOutput(_ data: Data, to path: String) throws(OutputWriteError) {
+        do throws(Failure) {
+            try write(data, to: path)
         } catch {
             switch error.step {
             case .createTemporary:

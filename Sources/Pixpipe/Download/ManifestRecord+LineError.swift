@@ -1,0 +1,14 @@
+extension ManifestRecord {
+    /// The failed record of an unusable list line: its `url` is the offending text (or `line N` when there is
+    /// none), its `errorKind` the line error's ``URLListError/shortName``, with no attempt made.
+    init(lineError error: URLListError) {
+        self.init(
+            url: error.offendingText, status: .failed, attempts: 0, error: error.description,
+            errorKind: error.shortName)
+    }
+
+    /// Whether the record is one of an unusable list line (its `errorKind` is a line error's name).
+    var isLineError: Bool {
+        errorKind.map { URLListError.ShortName(rawValue: $0) != nil } ?? false
+    }
+}

@@ -1,0 +1,12 @@
+/// Why an item was skipped rather than downloaded: the `errorKind` of its `skipped` record.
+enum SkipReason: String, Sendable {
+    /// The same URL as an earlier item of the list.
+    case duplicate
+    /// An earlier run stored it, and the file is still there with its hash.
+    case alreadyDone = "already-done"
+    /// An earlier run failed it, and failures are not retried.
+    case alreadyFailed = "already-failed"
+
+    /// The stable short name recorded in the manifest.
+    var shortName: String { rawValue }
+}

@@ -1,0 +1,12 @@
+extension ImageEncodingError {
+    /// A stable short name of the case: `unsupported-output-format`, `unsupported-pixel-format`, `invalid-encoding-option` or
+    /// `encoder-failed`.
+    public var shortName: String {
+        switch self {
+        case .unsupportedFormat: "unsupported-output-format"
+        case .unsupportedPixelFormat: "unsupported-pixel-format"
+        case .invalidOption: "invalid-encoding-option"
+        case .libraryFailure: "encoder-failed"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+extension ImageProcessors {
+    /// The EXIF orientation applied, so the pixels are upright and the metadata says orientation 1
+    /// (see ``Image/applyingOrientation()``).
+    public struct Orientation: ImageProcessing, Hashable {
+        /// The orientation step.
+        public init() {}
+
+        /// `orientation`.
+        public var identifier: String { "orientation" }
+
+        /// The image turned upright.
+        public func process(_ image: Image) throws(ImageProcessingError) -> Image {
+            image.applyingOrientation()
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Orientation {
+    /// The EXIF orientation applied.
+    public static var orientation: ImageProcessors.Orientation { ImageProcessors.Orientation() }
+}

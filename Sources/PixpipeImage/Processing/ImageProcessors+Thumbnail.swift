@@ -1,0 +1,61 @@
+import Foundation
+
+extension ImageProcessors {
+    /// A thumbnail made by ``Thumbnailer``: from bytes, it decodes no more than it needs (DCT-scaled JPEG,
+    /// streamed PNG); from a decoded image, it resizes that.
+    public struct Thumbnail: ImageProcessing, Hashable {
+        /// Size, mode, filter and limits.
+        public var options: ThumbnailOptions
+
+        /// A thumbnail step with `options`.
+        public init(_ options: ThumbnailOptions) {
+            self.options = options
+        }
+
+        /// `thumbnail(SIZE,mode:M,upscale:B,filter:F,linear:B,orient:B)`, SIZE being `box:WxH`, `width:W` or
+        /// `height:H`; the limits and the thread count change no pixel and are left out.
+        public var identifier: String {
+            let size =
+                switch options.size {
+                case .box(let width, let height): "box:\(width)x\(height)"
+                case .width(let width): "width:\(width)"
+                case .height(let height): "height:\(height)"
+                }
+            let mode =
+                switch options.mode {
+                case .fit: "fit"
+                case .fill: "fill"
+                }
+            return "thumbnail(\(size),mode:\(mode),upscale:\(options.allowsUpscaling),filter:\(options.filter.rawValue)"
+                + ",linear:\(options.linearLight),orient:\(options.appliesOrientation))"
+        }
+
+        /// The thumbnail of a decoded image (its orientation is honoured).
+        public func process(_ image: Image) throws(ImageProcessingError) -> Image {
+            do {
+                return try Thumbnailer(options).thumbnail(of: image)
+            } catch {
+                throw .thumbnail(error)
+            }
+        }
+
+        /// The thumbnail of PNG or JPEG bytes, decoded at the least size it needs; the strictness of
+        /// `options` wins over the thumbnail's own, its limits stay the thumbnail's.
+        public func process(data: Data, options decodeOptions: DecodeOptions) throws(ImageProcessingError) -> Image {
+            var options = self.options
+            options.strictness = decodeOptions.strictness
+            do {
+                return try Thumbnailer(options).thumbnail(data: data)
+            } catch {
+                throw .thumbnail(error)
+            }
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Thumbnail {
+    /// A thumbnail with `options` (see ``Thumbnailer``).
+    public static func thumbnail(_ options: ThumbnailOptions) -> ImageProcessors.Thumbnail {
+        ImageProcessors.Thumbnail(options)
+    }
+}

@@ -49,7 +49,7 @@ struct FetchCommand: Command {
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
         .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),
-        .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as jpeg or png."),
+        .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
         .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
         .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
         .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),

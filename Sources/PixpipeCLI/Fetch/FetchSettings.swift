@@ -14,9 +14,6 @@ struct FetchSettings: Sendable {
     /// `--json`: events as JSON Lines on standard output.
     let json: Bool
 
-    /// The JPEG quality of converted and thumbnail files.
-    static let jpegQuality = 85
-
     /// Whether LIST is a single URL rather than a list.
     var listIsSingleURL: Bool {
         let lowered = list.lowercased()
@@ -71,15 +68,11 @@ struct FetchSettings: Sendable {
     private static func processing(
         _ arguments: ParsedArguments
     ) throws(UsageError) -> ([any ImageProcessing], ImageEncoding?) {
-        let encoding = try arguments.parsed("convert", expected: "jpeg or png") { name -> ImageEncoding? in
-            switch name.lowercased() {
-            case "jpeg", "jpg": .jpeg(quality: jpegQuality)
-            case "png": .png
-            default: nil
-            }
+        let encoding = try arguments.parsed("convert", expected: ImageFormat.writableNames) { name in
+            ImageFormat(name: name).flatMap { ImageEncoding.standard(for: $0) }
         }
         if let side = try arguments.integer("thumbnail", in: 1...65_535) {
-            return ([.thumbnail(ThumbnailOptions(size: .box(side)))], encoding ?? .jpeg(quality: jpegQuality))
+            return ([.thumbnail(ThumbnailOptions(size: .box(side)))], encoding ?? .jpeg)
         }
         return ([], encoding)
     }

@@ -4,7 +4,7 @@ import Pixpipe
 struct InfoRecord: Encodable, Sendable, Hashable {
     /// The path as given on the command line (`-` for standard input).
     let path: String
-    /// `png` or `jpeg`.
+    /// The format's identifier (`png`, `jpeg`, ...).
     let format: String
     /// Stored width in pixels (before orientation).
     let width: Int
@@ -28,6 +28,12 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let gamma: Double?
     /// The physical resolution, when the file states one.
     let dotsPerInch: ImageMetadata.Resolution?
+    /// How many frames the file holds (1 for a still image).
+    let frames: Int
+    /// How many times an animation plays (0 = forever); absent for still images.
+    let loopCount: Int?
+    /// An animation's total duration in milliseconds, when its header gives it; absent for still images.
+    let durationMs: Int?
 
     /// The record of `info` read from `path`.
     init(path: String, info: ImageInfo) {
@@ -44,6 +50,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         iccProfileBytes = info.metadata.iccProfile?.count ?? 0
         gamma = info.metadata.gamma
         dotsPerInch = info.metadata.dotsPerInch
+        frames = info.animation?.frameCount ?? 1
+        loopCount = info.animation?.loopCount
+        durationMs = info.animation?.duration.map { Int(($0 / .milliseconds(1)).rounded()) }
     }
 
     /// One line for people, such as
@@ -60,6 +69,11 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         parts.append(iccProfileBytes > 0 ? "ICC \(iccProfileBytes) bytes" : "no ICC")
         if let gamma { parts.append("gamma \(gamma)") }
         if let dotsPerInch { parts.append("\(Self.decimal(dotsPerInch.x))x\(Self.decimal(dotsPerInch.y)) dpi") }
+        if frames > 1 {
+            let loops = loopCount.map { $0 == 0 ? "looping forever" : "playing \($0) times" } ?? ""
+            let length = durationMs.map { ", \(Self.decimal(Double($0) / 1000)) s" } ?? ""
+            parts.append("\(frames) frames\(length)" + (loops.isEmpty ? "" : ", \(loops)"))
+        }
         return "\(path): " + parts.joined(separator: ", ")
     }
 

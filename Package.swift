@@ -26,6 +26,17 @@ let package = Package(
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
         .systemLibrary(
+            name: "CLibWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .systemLibrary(
             name: "CLibCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
@@ -41,11 +52,13 @@ let package = Package(
         .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
         .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
         // Pixels and codecs. Knows nothing of HTTP.
-        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage"]),
+        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
-        .target(name: "Pixpipe", dependencies: ["CPixpipeSystem", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+        .target(
+            name: "Pixpipe",
+            dependencies: ["CPixpipeSystem", "CLibCrypto", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking"]),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
@@ -78,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
-        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"], exclude: ["Fixtures"]),
+        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage", "Pixpipe"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
             dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking", "CLibCurl"]

@@ -4,6 +4,7 @@ enum ImageCodecs {
     static let all: [any ImageCodec] = [
         PNGCodec(),
         JPEGCodec(),
+        WebPCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

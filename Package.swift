@@ -30,6 +30,14 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // giflib has no pkg-config file on Debian: its module map links `gif` by name.
+        .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        // OpenSSL's libcrypto, for SHA-256 in the conformance tests.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
         // ThreadSanitizer sees it (see Sources/PixpipeLocking/Locked.swift). `package` API only.
         .target(name: "PixpipeLocking"),
@@ -41,7 +49,7 @@ let package = Package(
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
+            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG", "CLibGIF"]
         ),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl", "PixpipeLocking"]),
@@ -68,6 +76,8 @@ let package = Package(
             name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
         .executableTarget(
+            name: "FuzzGIF", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzGIF"),
+        .executableTarget(
             name: "FuzzThumbnail", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzThumbnail"),
         .executableTarget(
             name: "FuzzURLList", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzURLList"),
@@ -78,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
-        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"], exclude: ["Fixtures"]),
+        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage", "CLibCrypto"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
             dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]

@@ -8,6 +8,8 @@ struct GIFWriter {
     private(set) var bytes: [UInt8]
     /// Where each frame's LZW data starts and ends (from the code size byte to the block terminator).
     private(set) var imageData: [Range<Int>] = []
+    /// The offsets where a record ends and the next may start (after the screen, each extension, each frame).
+    private(set) var recordBoundaries: [Int] = []
 
     /// A header and logical screen; `palette` (padded to a power of two) is the global colour table.
     init(width: Int, height: Int, palette: [Color]? = nil, version: String = "GIF89a") {
@@ -19,28 +21,32 @@ struct GIFWriter {
         } else {
             bytes += [0x70, 0, 0]
         }
+        recordBoundaries.append(bytes.count)
     }
 
     /// A NETSCAPE2.0 extension storing `repeats` (0 = forever).
     mutating func loop(repeats: Int) {
         bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + Self.word(repeats) + [0]
+        recordBoundaries.append(bytes.count)
     }
 
     /// A graphic control extension for the next frame.
     mutating func control(disposal: Int = 0, delay: Int = 0, transparentIndex: Int? = nil) {
         let flags = UInt8(disposal & 7) << 2 | (transparentIndex == nil ? 0 : 1)
         bytes += [0x21, 0xF9, 4, flags] + Self.word(delay) + [UInt8(transparentIndex ?? 0), 0]
+        recordBoundaries.append(bytes.count)
     }
 
     /// A comment extension (ignored by decoders).
     mutating func comment(_ text: String) {
         bytes += [0x21, 0xFE, UInt8(text.utf8.count)] + Array(text.utf8) + [0]
+        recordBoundaries.append(bytes.count)
     }
 
     /// A frame of `indices` (row-major, `width * height` of them) at (`left`, `top`).
     mutating func frame(
         left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], palette: [Color]? = nil,
-        interlaced: Bool = false, codeSize: Int = 8
+        interlaced: Bool = false, codeSize: Int = 8, damagedCode: Int? = nil
     ) {
         precondition(indices.count == width * height)
         var flags: UInt8 = interlaced ? 0x40 : 0
@@ -56,8 +62,11 @@ struct GIFWriter {
             stored += indices[(row * width)..<((row + 1) * width)]
         }
         let start = bytes.count
-        bytes += [UInt8(codeSize)] + Self.subBlocks(Self.literalLZW(stored, codeSize: codeSize)) + [0]
+        bytes +=
+            [UInt8(codeSize)] + Self.subBlocks(Self.literalLZW(stored, codeSize: codeSize, damagedCode: damagedCode))
+            + [0]
         imageData.append(start..<bytes.count)
+        recordBoundaries.append(bytes.count)
     }
 
     /// The trailer byte.
@@ -71,7 +80,8 @@ struct GIFWriter {
 
     /// LZW codes for `indices` with no string ever reused: a clear code, literals, a clear code again before
     /// the table would grow the code width, and the end code, packed least significant bit first.
-    static func literalLZW(_ indices: [UInt8], codeSize: Int) -> [UInt8] {
+    /// `damagedCode` replaces that code with the end code, as a damaged byte may (the data then ends early).
+    static func literalLZW(_ indices: [UInt8], codeSize: Int, damagedCode: Int? = nil) -> [UInt8] {
         let clear = 1 << codeSize
         let width = codeSize + 1
         let run = codeSize >= 8 ? 240 : 1
@@ -82,6 +92,7 @@ struct GIFWriter {
         }
         if indices.isEmpty { codes.append(clear) }
         codes.append(clear + 1)
+        if let damagedCode { codes[damagedCode] = clear + 1 }
         var packed: [UInt8] = []
         var accumulator = 0
         var bits = 0

@@ -11,7 +11,10 @@ extension ImageFormat {
 ///
 /// Every entry point first walks the records without decoding LZW data (``GIFLayout``), so the canvas is
 /// checked against ``DecodeOptions/pixelLimit``, the frame count against ``DecodeOptions/frameLimit`` and
-/// frames x canvas against ``DecodeOptions/animationPixelLimit`` before any pixel buffer exists.
+/// frames x canvas against ``DecodeOptions/animationPixelLimit`` before any pixel buffer exists. The walk
+/// stops one frame past what the limits allow (a refusal then reports that many frames, a lower bound), so
+/// a file of millions of frames is refused as fast as one just over the limit; ``Image/info(data:options:)``
+/// counts every frame.
 /// ``Image/init(data:options:)`` decodes the first frame only; ``AnimationReader`` decodes one frame at a time;
 /// ``Image/verify(data:options:)`` decodes every frame, keeping none.
 ///
@@ -34,6 +37,9 @@ extension ImageFormat {
 /// | no byte where the next record starts (the trailer 0x3B is missing) | benign | decoded, warning | decoded, warning | every frame read is whole |
 /// | `D_GIF_ERR_IMAGE_DEFECT`, `D_GIF_ERR_EOF_TOO_SOON`, `D_GIF_ERR_DATA_TOO_BIG` (LZW damage) | lost pixels | `.corrupt` | as truncation | the frame's pixels are wrong or missing |
 /// | `D_GIF_ERR_WRONG_RECORD`, an LZW code size over 8 (`D_GIF_ERR_READ_FAILED` with data left), a frame with no colour table, a 0-pixel screen | damage | `.corrupt` | as truncation | nothing after it can be trusted |
+///
+/// LZW data has no checksum, and giflib 5.2 decodes a code that names no table entry yet to some pixel
+/// without an error: such damage gives wrong pixels in both modes, as it does in browsers.
 ///
 /// ``Image/init(data:options:)`` sees truncation and record damage anywhere in the file through the walk,
 /// but LZW damage only in the first frame; ``Image/verify(data:options:)`` decodes every frame's data.
@@ -72,7 +78,8 @@ struct GIFCodec: ImageCodec {
         let decoder = try GIFFrameDecoder(input, layout: layout, strictness: options.strictness)
         let first =
             options.strictness == .strict ? try decoder.decodeFrame() : try decoder.firstFrameShowingDamage()
-        guard var image = first?.image else { throw Self.noFrame(layout) }
+        // The decoder throws rather than end before a first frame, so there is one.
+        guard var image = first?.image else { throw .corrupt(format: .gif, reason: "the file holds no image") }
         if case .failed = layout.ending, let warning = layout.endingWarning, !image.metadata.warnings.contains(warning)
         {
             image.metadata.warnings.append(warning)
@@ -86,12 +93,7 @@ struct GIFCodec: ImageCodec {
         let layout = try checkedLayout(input, options: options)
         let decoder = try GIFFrameDecoder(input, layout: layout, strictness: options.strictness)
         var warnings: [DecodeWarning] = []
-        var frames = 0
-        while let frame = try decoder.nextFrame() {
-            frames += 1
-            warnings = frame.image.metadata.warnings
-        }
-        guard frames > 0 else { throw Self.noFrame(layout) }
+        while let frame = try decoder.nextFrame() { warnings = frame.image.metadata.warnings }
         var info = try info(bytes)
         info.metadata.warnings = warnings
         return info
@@ -104,19 +106,20 @@ struct GIFCodec: ImageCodec {
     }
 
     /// The walk, with every limit checked against it; strict mode refuses truncation or damage it found.
+    ///
+    /// The walk stops one frame past what the frame limit or the animation pixel limit allows, so the time a
+    /// huge file costs is bounded by the limits, not the file; the refusal then names that many frames.
     private func checkedLayout(_ input: GIFInput, options: DecodeOptions) throws(ImageDecodingError) -> GIFLayout {
-        let layout = try GIFLayout(input)
+        let layout = try GIFLayout(input) { width, height in
+            var stop = options.frameLimit.map { $0 + 1 }
+            let canvas = width * height
+            if let limit = options.animationPixelLimit, canvas > 0 {
+                stop = min(stop ?? Int.max, limit / canvas + 1)
+            }
+            return stop
+        }
         try options.checkAnimation(width: layout.width, height: layout.height, frameCount: layout.frameCount)
         if options.strictness == .strict, case .failed(let error) = layout.ending { throw error }
         return layout
-    }
-
-    /// The error for a file without a single frame.
-    private static func noFrame(_ layout: GIFLayout) -> ImageDecodingError {
-        switch layout.ending {
-        case .failed(let error): error
-        case .missingTrailer: .truncated(format: .gif, reason: "the file ends before its first image")
-        case .trailer: .corrupt(format: .gif, reason: "the file holds no image")
-        }
     }
 }

@@ -77,10 +77,17 @@ final class GIFFrameDecoder: FrameDecoder {
     /// The next frame with no look-ahead, or `nil` after the last; after an error, `nil`.
     func decodeFrame() throws(ImageDecodingError) -> AnimationFrame? {
         guard !finished else { return nil }
-        do {
+        do throws(ImageDecodingError) {
             while true {
                 switch try handle.nextRecord() {
-                case .trailer, .endOfData:
+                case .trailer:
+                    guard decodedFrames > 0 else { throw .corrupt(format: .gif, reason: "the file holds no image") }
+                    finished = true
+                    return nil
+                case .endOfData:
+                    guard decodedFrames > 0 else {
+                        throw .truncated(format: .gif, reason: "the file ends before its first image")
+                    }
                     finished = true
                     return nil
                 case .extension:

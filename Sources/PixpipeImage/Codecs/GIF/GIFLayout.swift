@@ -33,23 +33,24 @@ struct GIFLayout {
     /// How the records end.
     var ending = Ending.trailer
 
-    /// Walks `input` from its header to its end.
+    /// Walks `input` from its header to its end, or until `stopAfter(canvasWidth, canvasHeight)` frames
+    /// have been counted (a count the caller's limits refuse, so a huge file costs no more than that).
     ///
     /// Throws only when the header itself cannot be read; damage or truncation later is ``ending``.
-    init(_ input: GIFInput) throws(ImageDecodingError) {
+    init(_ input: GIFInput, stopAfter: (Int, Int) -> Int? = { _, _ in nil }) throws(ImageDecodingError) {
         let handle = try GIFHandle(input)
         width = handle.canvasWidth
         height = handle.canvasHeight
         backgroundIndex = handle.backgroundIndex
         paletteBits = handle.globalPalette?.bitsPerPixel
         do {
-            try walk(handle)
+            try walk(handle, stopAfter: stopAfter(width, height))
         } catch {
             ending = .failed(error)
         }
     }
 
-    private mutating func walk(_ handle: GIFHandle) throws(ImageDecodingError) {
+    private mutating func walk(_ handle: GIFHandle, stopAfter: Int?) throws(ImageDecodingError) {
         var sawLoopCount = false
         while true {
             switch try handle.nextRecord() {
@@ -74,6 +75,7 @@ struct GIFLayout {
                     if paletteBits == nil { paletteBits = descriptor.palette?.bitsPerPixel }
                 }
                 frameCount += 1
+                if let stopAfter, frameCount >= stopAfter { return }
                 try handle.skipImageData()
             }
         }

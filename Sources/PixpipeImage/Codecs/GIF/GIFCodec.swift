@@ -27,6 +27,11 @@ extension ImageFormat {
 /// - Disposal "background" clears the frame's rectangle to transparent (browsers ignore the background
 ///   colour); "previous" restores the canvas as it was before the frame; values 0, 1 and 4-7 keep the frame.
 /// - Palette indices past the end of a short colour table draw opaque black.
+/// - Fully transparent pixels keep colour channels as the GIF suite's reference renderings have them: the
+///   canvas starts as the background colour with alpha 0, "background" disposal zeroes alpha only, and a
+///   transparent index over nothing visible takes that entry's colour. No visible pixel depends on this.
+/// - `metadata.sourceBitDepth` is 8 (colour table entries are 8 bits a channel); GIF has no ICC profile,
+///   EXIF or orientation here (application extensions other than the loop count are skipped).
 ///
 /// What giflib reports, and what each mode does with it (by giflib's `D_GIF_ERR_*` codes, never its text):
 ///
@@ -57,7 +62,7 @@ struct GIFCodec: ImageCodec {
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         let layout = try GIFLayout(GIFInput(borrowing: bytes))
         var metadata = ImageMetadata(
-            sourceFormat: .gif, sourceBitDepth: layout.paletteBits ?? 8, isInterlaced: layout.firstFrameInterlaced)
+            sourceFormat: .gif, sourceBitDepth: 8, isInterlaced: layout.firstFrameInterlaced)
         if let warning = layout.endingWarning { metadata.warnings.append(warning) }
         let animation =
             layout.frameCount > 1

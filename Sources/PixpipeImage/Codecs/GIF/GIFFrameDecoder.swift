@@ -36,7 +36,7 @@ final class GIFFrameDecoder: FrameDecoder {
         loopCount = layout.loopCount
         globalPalette = handle.globalPalette
         self.strictness = strictness
-        var metadata = ImageMetadata(sourceFormat: .gif, sourceBitDepth: layout.paletteBits ?? 8)
+        var metadata = ImageMetadata(sourceFormat: .gif, sourceBitDepth: 8)
         if layout.ending == .missingTrailer, let warning = layout.endingWarning { metadata.warnings = [warning] }
         baseMetadata = metadata
         canvas = GIFCanvas(

@@ -28,8 +28,6 @@ struct GIFLayout {
     var totalDelay = 0
     /// Whether the first frame is interlaced.
     var firstFrameInterlaced = false
-    /// Bits per index of the global colour table, or of the first frame's local one.
-    var paletteBits: Int?
     /// How the records end.
     var ending = Ending.trailer
 
@@ -42,7 +40,6 @@ struct GIFLayout {
         width = handle.canvasWidth
         height = handle.canvasHeight
         backgroundIndex = handle.backgroundIndex
-        paletteBits = handle.globalPalette?.bitsPerPixel
         do {
             try walk(handle, stopAfter: stopAfter(width, height))
         } catch {
@@ -70,10 +67,7 @@ struct GIFLayout {
                 }
             case .image:
                 let descriptor = try handle.readDescriptor()
-                if frameCount == 0 {
-                    firstFrameInterlaced = descriptor.isInterlaced
-                    if paletteBits == nil { paletteBits = descriptor.palette?.bitsPerPixel }
-                }
+                if frameCount == 0 { firstFrameInterlaced = descriptor.isInterlaced }
                 frameCount += 1
                 if let stopAfter, frameCount >= stopAfter { return }
                 try handle.skipImageData()

@@ -7,8 +7,6 @@ import CLibGIF
 struct GIFPalette {
     /// Each entry's R, G, B, A bytes in memory order.
     private(set) var entries: [UInt32]
-    /// Bits per index the table was declared with (1...8).
-    let bitsPerPixel: Int
 
     /// The table `map` points to, or `nil` when there is none.
     init?(_ map: UnsafeMutablePointer<ColorMapObject>?) {
@@ -20,7 +18,6 @@ struct GIFPalette {
             let color = colors[index]
             entries[index] = Self.pack(red: color.Red, green: color.Green, blue: color.Blue)
         }
-        bitsPerPixel = max(1, min(8, Int(map.pointee.BitsPerPixel)))
     }
 
     /// An opaque colour as the four bytes R, G, B, 255 in memory order.

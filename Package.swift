@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // giflib has no pkg-config file on Debian: its module map links `gif` by name.
+        .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
         // ThreadSanitizer sees it (see Sources/PixpipeLocking/Locked.swift). `package` API only.
         .target(name: "PixpipeLocking"),
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
         .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
         // Pixels and codecs. Knows nothing of HTTP.
-        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP"]),
+        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
@@ -80,6 +82,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzJSONKeyPath", dependencies: ["PixpipeHTTP", "FuzzSupport"],
             path: "Sources/Fuzz/FuzzJSONKeyPath"),
+        .executableTarget(
+            name: "FuzzFrames", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzFrames"),
         .executableTarget(
             name: "FuzzThumbnail", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzThumbnail"),
         .executableTarget(

@@ -5,6 +5,7 @@ enum ImageCodecs {
         PNGCodec(),
         JPEGCodec(),
         WebPCodec(),
+        GIFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

@@ -26,6 +26,17 @@ let package = Package(
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
         .systemLibrary(
+            name: "CLibAVIF",
+            pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
+        ),
+        // OpenSSL's libcrypto, for SHA-256 in the conformance tests (hashes of reference samples).
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .systemLibrary(
             name: "CLibCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
@@ -41,7 +52,7 @@ let package = Package(
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG"]
+            dependencies: ["CPixpipe", "CLibPNG", "CLibJPEG", "CLibAVIF"]
         ),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipe", "CLibCurl", "PixpipeLocking"]),
@@ -59,6 +70,8 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
         .executableTarget(
             name: "FuzzDecode", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzDecode"),
+        .executableTarget(
+            name: "FuzzAVIF", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzAVIF"),
         .executableTarget(
             name: "FuzzEXIF", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzEXIF"),
         .executableTarget(
@@ -78,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
-        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage"], exclude: ["Fixtures"]),
+        .testTarget(name: "PixpipeImageTests", dependencies: ["PixpipeImage", "CLibCrypto"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
             dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]

@@ -4,6 +4,7 @@ enum ImageCodecs {
     static let all: [any ImageCodec] = [
         PNGCodec(),
         JPEGCodec(),
+        AVIFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

@@ -1,0 +1,37 @@
+/// The little of ISO-BMFF the codec reads itself: the `ftyp` brands and whether the top-level boxes are whole.
+enum AVIFBoxes {
+    /// Whether `prefix` starts with an `ftyp` box whose major or a compatible brand is `avif` or `avis`.
+    static func hasAVIFBrand(_ prefix: [UInt8]) -> Bool {
+        guard prefix.count >= 12, prefix[4...7].elementsEqual("ftyp".utf8) else { return false }
+        let size = Int(bigEndian32(prefix, at: 0))
+        guard size >= 16 else { return false }
+        let brands = [8] + Array(stride(from: 16, to: min(size, prefix.count) - 3, by: 4))
+        return brands.contains { offset in
+            let brand = prefix[offset..<(offset + 4)]
+            return brand.elementsEqual("avif".utf8) || brand.elementsEqual("avis".utf8)
+        }
+    }
+
+    /// Whether the last top-level box declares an end past the end of `bytes` (the file was cut).
+    static func lastBoxIsCut(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while bytes.count - offset >= 8 {
+            var size = UInt64(bigEndian32(bytes, at: offset))
+            if size == 1 {
+                guard bytes.count - offset >= 16 else { return true }
+                size = UInt64(bigEndian32(bytes, at: offset + 8)) << 32 | UInt64(bigEndian32(bytes, at: offset + 12))
+            } else if size == 0 {
+                return false  // the box runs to the end of the file
+            }
+            guard size >= 8, size <= UInt64(bytes.count - offset) else { return true }
+            offset += Int(size)
+        }
+        return offset != bytes.count
+    }
+
+    private static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
+    where Bytes.Index == Int {
+        let start = bytes.startIndex + offset
+        return (start..<(start + 4)).reduce(0) { $0 << 8 | UInt32(bytes[$1]) }
+    }
+}

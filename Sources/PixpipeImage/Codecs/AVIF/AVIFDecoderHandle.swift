@@ -1,0 +1,157 @@
+import CLibAVIF
+
+/// One libavif decoder over bytes that outlive it, parsed with the package's limits and strictness.
+///
+/// Parsing reads the boxes only (no AV1 data is decoded and no pixel buffer exists), so every limit is
+/// checked here, from the header, before ``nextImage()`` allocates anything. A file that libavif's strict
+/// checks refuse is parsed again with those checks off, and ``warnings`` says why (see ``AVIFCodec``).
+final class AVIFDecoderHandle {
+    /// The limits libavif itself is given, besides the package's own checks.
+    struct Limits {
+        /// The most pixels of one image (libavif's `imageSizeLimit`, also handed to dav1d); `nil` for none.
+        var pixelLimit: Int?
+        /// The most images of a sequence (libavif's `imageCountLimit`); `nil` for none.
+        var frameLimit: Int?
+
+        /// No limits in libavif: for reading a header (parsing allocates nothing in proportion to the
+        /// declared size) and for learning the size of a file libavif refused under ``pixelLimit``.
+        static let lifted = Limits(pixelLimit: nil, frameLimit: nil)
+    }
+
+    private(set) var decoder: UnsafeMutablePointer<avifDecoder>
+    private let bytes: UnsafeRawBufferPointer
+    private let limits: Limits
+    /// Whether libavif's strict checks are on (they are turned off after a strict-only refusal).
+    private var isStrict = true
+    /// Benign anomalies met so far (a strict-only refusal, a top-level box cut short after the image).
+    private(set) var warnings: [DecodeWarning] = []
+
+    /// Parses `bytes`, which must stay valid while the handle lives. Throws the typed error of
+    /// ``AVIFFailure`` when libavif refuses the file, or ``ImageDecodingError/tooLarge(width:height:limit:)``
+    /// when libavif's own size limit refused it.
+    init(bytes: UnsafeRawBufferPointer, limits: Limits) throws(ImageDecodingError) {
+        self.bytes = bytes
+        self.limits = limits
+        decoder = try Self.makeDecoder(limits: limits, strict: true)
+        // A throw from here on runs deinit, which destroys the decoder.
+        try parse()
+        if AVIFBoxes.lastBoxIsCut(bytes) {
+            // libavif read the image from complete boxes: only something after it was cut.
+            warnings.append(
+                DecodeWarning(kind: .truncated, message: "the last top-level box ends past the end of the file"))
+        }
+    }
+
+    deinit { avifDecoderDestroy(decoder) }
+
+    /// The image libavif describes: the header after parsing, the decoded planes after ``nextImage()``.
+    var image: UnsafeMutablePointer<avifImage> { decoder.pointee.image }
+    /// Width of the image (of every frame of a sequence).
+    var width: Int { Int(image.pointee.width) }
+    /// Height of the image.
+    var height: Int { Int(image.pointee.height) }
+    /// Images in the file: 1 for a still image, the frame count of a sequence.
+    var imageCount: Int { Int(decoder.pointee.imageCount) }
+    /// Whether the file has an alpha item or track.
+    var hasAlpha: Bool { decoder.pointee.alphaPresent != 0 }
+    /// The sequence's total duration from libavif's timing, `nil` when it gives none.
+    var duration: Duration? {
+        let seconds = decoder.pointee.duration
+        return seconds.isFinite && seconds > 0 ? .seconds(seconds) : nil
+    }
+
+    /// Decodes the next image into ``image``'s planes and returns how long it is shown. Throws the mapped
+    /// libavif error; a strict-only refusal here reopens the file non-strict and decodes the same image.
+    func nextImage() throws(ImageDecodingError) -> Duration {
+        var result = avifDecoderNextImage(decoder)
+        if result != AVIF_RESULT_OK, isStrict, AVIFFailure.isStrictOnly(diagnostics) {
+            let index = decoder.pointee.imageIndex + 1
+            try reopenNonStrict(reason: diagnostics)
+            result = avifDecoderNthImage(decoder, UInt32(max(index, 0)))
+        }
+        guard result == AVIF_RESULT_OK else { throw failure(result) }
+        let seconds = decoder.pointee.imageTiming.duration
+        return seconds.isFinite && seconds > 0 ? .seconds(seconds) : .zero
+    }
+
+    /// The typed error for `result`, with libavif's diagnostics.
+    func failure(_ result: avifResult) -> ImageDecodingError {
+        AVIFFailure.error(result, diagnostics: diagnostics, truncated: AVIFBoxes.lastBoxIsCut(bytes))
+    }
+
+    /// libavif's message for the last failure (empty when it wrote none).
+    var diagnostics: String {
+        withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    private func parse() throws(ImageDecodingError) {
+        let result = try setMemoryAndParse()
+        if result == AVIF_RESULT_OK { return }
+        let message = diagnostics
+        if isStrict, AVIFFailure.isStrictOnly(message) {
+            try reopenNonStrict(reason: message)
+            return
+        }
+        if limits.pixelLimit != nil || limits.frameLimit != nil, AVIFFailure.isLimit(message) {
+            throw Self.limitFailure(bytes: bytes, limits: limits, fallback: failure(result))
+        }
+        throw failure(result)
+    }
+
+    private func setMemoryAndParse() throws(ImageDecodingError) -> avifResult {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
+            throw .truncated(format: .avif, reason: "empty input")
+        }
+        let set = avifDecoderSetIOMemory(decoder, base, bytes.count)
+        guard set == AVIF_RESULT_OK else { return set }
+        return avifDecoderParse(decoder)
+    }
+
+    private func reopenNonStrict(reason: String) throws(ImageDecodingError) {
+        avifDecoderDestroy(decoder)
+        decoder = try Self.makeDecoder(limits: limits, strict: false)
+        isStrict = false
+        warnings.append(
+            DecodeWarning(kind: .corrupt, message: "\(reason) (decoded with libavif's strict checks off)"))
+        let result = try setMemoryAndParse()
+        guard result == AVIF_RESULT_OK else { throw failure(result) }
+    }
+
+    /// libavif refused the file under our limits: parse it again without them to name the size in the error.
+    private static func limitFailure(
+        bytes: UnsafeRawBufferPointer, limits: Limits, fallback: ImageDecodingError
+    ) -> ImageDecodingError {
+        guard let unlimited = try? AVIFDecoderHandle(bytes: bytes, limits: .lifted) else { return fallback }
+        let options = DecodeOptions(pixelLimit: limits.pixelLimit, frameLimit: limits.frameLimit)
+        do {
+            try options.checkAnimation(
+                width: unlimited.width, height: unlimited.height, frameCount: unlimited.imageCount)
+        } catch {
+            return error
+        }
+        // Within our limits but over libavif's fixed dimension limit (32,768 on a side).
+        return .tooLarge(width: unlimited.width, height: unlimited.height, limit: limits.pixelLimit ?? Int(Int32.max))
+    }
+
+    /// libavif's largest accepted `imageSizeLimit`, its default.
+    private static let maxSizeLimit = 16384 * 16384
+
+    private static func makeDecoder(limits: Limits, strict: Bool) throws(ImageDecodingError)
+        -> UnsafeMutablePointer<avifDecoder>
+    {
+        guard let decoder = avifDecoderCreate() else {
+            throw .corrupt(format: .avif, reason: "libavif could not create a decoder")
+        }
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.ignoreXMP = 1
+        decoder.pointee.strictFlags = strict ? AVIF_STRICT_ENABLED.rawValue : AVIF_STRICT_DISABLED.rawValue
+        // libavif refuses a size limit of 0 or above its default (16384 x 16384), which it keeps without ours.
+        decoder.pointee.imageSizeLimit = UInt32(clamping: min(max(limits.pixelLimit ?? maxSizeLimit, 1), maxSizeLimit))
+        // No dimension limit of our own: a side is bounded by the pixel limit; libavif's 0 means none.
+        decoder.pointee.imageDimensionLimit = limits.pixelLimit == nil ? 0 : decoder.pointee.imageDimensionLimit
+        decoder.pointee.imageCountLimit = UInt32(clamping: limits.frameLimit ?? 0)
+        return decoder
+    }
+}

@@ -29,6 +29,18 @@ enum AVIFBoxes {
         return offset != bytes.count
     }
 
+    /// Where the top-level boxes say the file ends (past `bytes.count` when the last box was cut).
+    static func declaredLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while bytes.count - offset >= 8 {
+            let size = Int(bigEndian32(bytes, at: offset))
+            guard size >= 8 else { return bytes.count }  // 64-bit and to-the-end sizes: as long as it is
+            if size > bytes.count - offset { return offset + size }
+            offset += size
+        }
+        return bytes.count
+    }
+
     private static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
     where Bytes.Index == Int {
         let start = bytes.startIndex + offset

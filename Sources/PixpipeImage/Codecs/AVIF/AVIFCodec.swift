@@ -76,7 +76,8 @@ struct AVIFCodec: ImageCodec {
         -> AVIFDecoderHandle
     {
         try AVIFDecoderHandle(
-            bytes: bytes, limits: .init(pixelLimit: options.pixelLimit, frameLimit: options.frameLimit))
+            bytes: bytes, limits: .init(pixelLimit: options.pixelLimit, frameLimit: options.frameLimit),
+            readsPastCut: options.strictness == .lenient)
     }
 
     func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data {

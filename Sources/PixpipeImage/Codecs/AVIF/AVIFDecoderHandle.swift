@@ -21,6 +21,11 @@ final class AVIFDecoderHandle {
     private(set) var decoder: UnsafeMutablePointer<avifDecoder>
     private let bytes: UnsafeRawBufferPointer
     private let limits: Limits
+    /// Whether the last top-level box runs past the end: every refusal is then a truncation.
+    private let isCut: Bool
+    /// The reader over ``bytes`` that claims the declared length (lenient mode with a cut file), or `nil`
+    /// for libavif's own memory reader.
+    private let cutReader: AVIFCutReader?
     /// Whether libavif's strict checks are on (they are turned off after a strict-only refusal).
     private var isStrict = true
     /// Benign anomalies met so far (a strict-only refusal, a top-level box cut short after the image).
@@ -29,13 +34,17 @@ final class AVIFDecoderHandle {
     /// Parses `bytes`, which must stay valid while the handle lives. Throws the typed error of
     /// ``AVIFFailure`` when libavif refuses the file, or ``ImageDecodingError/tooLarge(width:height:limit:)``
     /// when libavif's own size limit refused it.
-    init(bytes: UnsafeRawBufferPointer, limits: Limits) throws(ImageDecodingError) {
+    /// With `readsPastCut` (lenient mode), a file whose last box was cut is read as if it had its declared
+    /// length, so libavif parses it and refuses only the frames whose samples are missing.
+    init(bytes: UnsafeRawBufferPointer, limits: Limits, readsPastCut: Bool = false) throws(ImageDecodingError) {
         self.bytes = bytes
         self.limits = limits
+        isCut = AVIFBoxes.lastBoxIsCut(bytes)
+        cutReader = readsPastCut && isCut ? AVIFCutReader(bytes) : nil
         decoder = try Self.makeDecoder(limits: limits, strict: true)
         // A throw from here on runs deinit, which destroys the decoder.
         try parse()
-        if AVIFBoxes.lastBoxIsCut(bytes) {
+        if isCut {
             // libavif read the image from complete boxes: only something after it was cut.
             warnings.append(
                 DecodeWarning(kind: .truncated, message: "the last top-level box ends past the end of the file"))
@@ -76,7 +85,7 @@ final class AVIFDecoderHandle {
 
     /// The typed error for `result`, with libavif's diagnostics.
     func failure(_ result: avifResult) -> ImageDecodingError {
-        AVIFFailure.error(result, diagnostics: diagnostics, truncated: AVIFBoxes.lastBoxIsCut(bytes))
+        AVIFFailure.error(result, diagnostics: diagnostics, truncated: isCut)
     }
 
     /// libavif's message for the last failure (empty when it wrote none).
@@ -94,8 +103,12 @@ final class AVIFDecoderHandle {
             try reopenNonStrict(reason: message)
             return
         }
-        if limits.pixelLimit != nil || limits.frameLimit != nil, AVIFFailure.isLimit(message) {
-            throw Self.limitFailure(bytes: bytes, limits: limits, fallback: failure(result))
+        if let (width, height) = AVIFFailure.dimensionsTooLarge(message) {
+            // libavif names the size it refused under our limit (or its own 16384 x 16384 and 32,768 a side).
+            throw .tooLarge(width: width, height: height, limit: min(limits.pixelLimit ?? Self.maxSizeLimit, Self.maxSizeLimit))
+        }
+        if limits.frameLimit != nil, AVIFFailure.isCountLimit(message) {
+            throw Self.countFailure(bytes: bytes, limits: limits, fallback: failure(result))
         }
         throw failure(result)
     }
@@ -104,8 +117,12 @@ final class AVIFDecoderHandle {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw .truncated(format: .avif, reason: "empty input")
         }
-        let set = avifDecoderSetIOMemory(decoder, base, bytes.count)
-        guard set == AVIF_RESULT_OK else { return set }
+        if let cutReader {
+            avifDecoderSetIO(decoder, cutReader.io)
+        } else {
+            let set = avifDecoderSetIOMemory(decoder, base, bytes.count)
+            guard set == AVIF_RESULT_OK else { return set }
+        }
         return avifDecoderParse(decoder)
     }
 
@@ -119,20 +136,14 @@ final class AVIFDecoderHandle {
         guard result == AVIF_RESULT_OK else { throw failure(result) }
     }
 
-    /// libavif refused the file under our limits: parse it again without them to name the size in the error.
-    private static func limitFailure(
+    /// libavif refused a sequence under our frame limit: parse it again without it to count the frames.
+    private static func countFailure(
         bytes: UnsafeRawBufferPointer, limits: Limits, fallback: ImageDecodingError
     ) -> ImageDecodingError {
-        guard let unlimited = try? AVIFDecoderHandle(bytes: bytes, limits: .lifted) else { return fallback }
-        let options = DecodeOptions(pixelLimit: limits.pixelLimit, frameLimit: limits.frameLimit)
-        do {
-            try options.checkAnimation(
-                width: unlimited.width, height: unlimited.height, frameCount: unlimited.imageCount)
-        } catch {
-            return error
-        }
-        // Within our limits but over libavif's fixed dimension limit (32,768 on a side).
-        return .tooLarge(width: unlimited.width, height: unlimited.height, limit: limits.pixelLimit ?? Int(Int32.max))
+        let unlimited = Limits(pixelLimit: limits.pixelLimit, frameLimit: nil)
+        guard let handle = try? AVIFDecoderHandle(bytes: bytes, limits: unlimited), let frameLimit = limits.frameLimit
+        else { return fallback }
+        return .tooManyFrames(count: handle.imageCount, limit: frameLimit)
     }
 
     /// libavif's largest accepted `imageSizeLimit`, its default.

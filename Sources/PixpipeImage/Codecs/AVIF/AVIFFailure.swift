@@ -20,9 +20,19 @@ enum AVIFFailure {
     /// Whether libavif's message marks a refusal by its strict checks only (its `[Strict]` prefix).
     static func isStrictOnly(_ diagnostics: String) -> Bool { diagnostics.hasPrefix("[Strict]") }
 
-    /// Whether libavif's message says one of the limits we set refused the file.
-    static func isLimit(_ diagnostics: String) -> Bool {
-        diagnostics.contains("imageSizeLimit") || diagnostics.contains("imageDimensionLimit")
-            || diagnostics.contains("imageCountLimit") || diagnostics.contains("limit")
+    /// The size in libavif's refusal of an image over its size or dimension limit
+    /// (`Item ID [1] dimensions are too large [30000x30000]`), or `nil` for other messages.
+    static func dimensionsTooLarge(_ diagnostics: String) -> (width: Int, height: Int)? {
+        guard diagnostics.contains("too large"), let open = diagnostics.lastIndex(of: "["),
+            let close = diagnostics.lastIndex(of: "]"), open < close
+        else { return nil }
+        let size = diagnostics[diagnostics.index(after: open)..<close].split(separator: "x")
+        guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]) else { return nil }
+        return (width, height)
+    }
+
+    /// Whether libavif's message says the sequence has more images than its `imageCountLimit`.
+    static func isCountLimit(_ diagnostics: String) -> Bool {
+        diagnostics.contains("imageCountLimit") || diagnostics.lowercased().contains("too many")
     }
 }

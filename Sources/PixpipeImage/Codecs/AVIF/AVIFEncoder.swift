@@ -89,8 +89,10 @@ enum AVIFEncoder {
         avif.pointee.yuvRange = AVIF_RANGE_FULL
         avif.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
         avif.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
+        // Lossless colour needs the identity matrix (libavif allows it with 4:4:4 only); gray needs none:
+        // with R = G = B every matrix gives Y = the gray level, stored at quantizer 0 as it is.
         avif.pointee.matrixCoefficients = avifMatrixCoefficients(
-            options.isLossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
+            options.isLossless && !isGray ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
         do {
             try fillPlanes(avif, from: image)
         } catch {

@@ -18,10 +18,6 @@ struct AVIFReference: Sendable, CustomStringConvertible {
 
     var description: String { "\(file) @\(bitDepth)" }
 
-    /// The files whose decode takes seconds in a debug build (4K and 3082x2048): checked only when
-    /// `PIXPIPE_AVIF_LARGE` is set, so the suite stays fast.
-    var isLarge: Bool { (width ?? 0) * (height ?? 0) > 4_000_000 }
-
     /// Every reference, or none when the corpora are not available.
     static let all: [AVIFReference] = {
         guard let text = try? String(contentsOfFile: Corpora.path("avif", "references.tsv"), encoding: .utf8) else {
@@ -43,16 +39,11 @@ struct AVIFReference: Sendable, CustomStringConvertible {
         }
     }()
 
-    /// The references the default run checks: all but the large ones unless `PIXPIPE_AVIF_LARGE` is set.
-    static var selected: [AVIFReference] {
-        let includesLarge = ProcessInfo.processInfo.environment["PIXPIPE_AVIF_LARGE"].map { !$0.isEmpty } ?? false
-        return all.filter { includesLarge || !$0.isLarge }
-    }
-
     /// The file's bytes.
     func data() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: Corpora.path("avif", file))) }
 }
 
+/// Every reference is checked: the whole set, 4K files included, takes about 20 s in a debug build.
 @Suite("AVIF conformance (corpora/avif, libavif's avifdec references)")
 struct AVIFConformanceTests {
     @Test("the corpus is present with its references", .enabled(if: Corpora.isAvailable))
@@ -62,7 +53,7 @@ struct AVIFConformanceTests {
 
     @Test(
         "samples equal avifdec's, at 8 bits and at 16 bits for deeper sources",
-        .enabled(if: Corpora.isAvailable), arguments: AVIFReference.selected)
+        .enabled(if: Corpora.isAvailable), arguments: AVIFReference.all)
     func matchesReference(_ reference: AVIFReference) throws {
         let data = try reference.data()
         #expect(ImageFormat.sniff(data) == .avif)

@@ -134,7 +134,9 @@ struct AVIFDecoderTests {
                 }
                 Issue.record("a 30,000 x 30,000 AVIF was accepted")
             } catch {
-                #expect(error == .tooLarge(width: 30_000, height: 30_000, limit: attempt == 2 ? 16384 * 16384 : 100_000_000))
+                #expect(
+                    error == .tooLarge(width: 30_000, height: 30_000, limit: attempt == 2 ? 16384 * 16384 : 100_000_000)
+                )
             }
         }
         #expect(clock.now - started < .seconds(1))

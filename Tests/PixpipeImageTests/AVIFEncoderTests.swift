@@ -48,7 +48,8 @@ struct AVIFEncoderTests {
         #expect(decoded.metadata.orientation == .right)
         #expect(decoded.applyingOrientation().width == 32)
         let bare = try Image(
-            data: image.encoded(as: .avif(AVIFEncodeOptions(speed: 10, includesICCProfile: false, includesEXIF: false))))
+            data: image.encoded(as: .avif(AVIFEncodeOptions(speed: 10, includesICCProfile: false, includesEXIF: false)))
+        )
         #expect(bare.metadata.iccProfile == nil && bare.metadata.exif == nil)
         for orientation in Orientation.allCases {
             image.metadata.orientation = orientation

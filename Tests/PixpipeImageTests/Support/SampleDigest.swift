@@ -1,5 +1,5 @@
-import Foundation
 import CLibCrypto
+import Foundation
 import PixpipeImage
 
 /// SHA-256 of an image's samples as the corpus references hash them: row-major, channels interleaved,

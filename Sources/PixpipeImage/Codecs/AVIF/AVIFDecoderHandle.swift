@@ -105,7 +105,8 @@ final class AVIFDecoderHandle {
         }
         if let (width, height) = AVIFFailure.dimensionsTooLarge(message) {
             // libavif names the size it refused under our limit (or its own 16384 x 16384 and 32,768 a side).
-            throw .tooLarge(width: width, height: height, limit: min(limits.pixelLimit ?? Self.maxSizeLimit, Self.maxSizeLimit))
+            throw .tooLarge(
+                width: width, height: height, limit: min(limits.pixelLimit ?? Self.maxSizeLimit, Self.maxSizeLimit))
         }
         if limits.frameLimit != nil, AVIFFailure.isCountLimit(message) {
             throw Self.countFailure(bytes: bytes, limits: limits, fallback: failure(result))

@@ -128,7 +128,9 @@ enum AVIFEncoder {
         if options.includesICCProfile, let profile = metadata.iccProfile, !profile.isEmpty {
             avifImageSetProfileICC(avif, profile, profile.count)
         }
-        if options.includesEXIF, let exif = EXIFOrientationWriter.block(metadata.exif, orientation: metadata.orientation) {
+        if options.includesEXIF,
+            let exif = EXIFOrientationWriter.block(metadata.exif, orientation: metadata.orientation)
+        {
             avifImageSetMetadataExif(avif, exif, exif.count)
         }
         // Set after the EXIF block, which libavif also reads an orientation from.

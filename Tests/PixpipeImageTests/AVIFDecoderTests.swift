@@ -179,6 +179,22 @@ struct AVIFDecoderTests {
         }
     }
 
+    @Test("a sequence declaring 100,000 frames is refused from the header, fast, with tooManyFrames")
+    func frameBomb() throws {
+        let bomb = AVIFTestFiles.withDeclaredFrames(try AVIFTestFiles.sequence(count: 4), frames: 100_000)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: ImageDecodingError.tooManyFrames(count: 100_000, limit: 10_000)) {
+            try AnimationReader(data: bomb)
+        }
+        #expect(throws: ImageDecodingError.tooManyFrames(count: 100_000, limit: 10_000)) { try Image(data: bomb) }
+        // Without a frame limit the missing samples are found while parsing: still a typed error.
+        #expect(throws: ImageDecodingError.self) {
+            try AnimationReader(data: bomb, options: DecodeOptions(frameLimit: nil))
+        }
+        #expect(clock.now - started < .seconds(1))
+    }
+
     @Test("a sequence cut in its last frame: strict throws, lenient ends after the whole frames with a warning")
     func truncatedSequence() throws {
         let data = try AVIFTestFiles.sequence(count: 4)

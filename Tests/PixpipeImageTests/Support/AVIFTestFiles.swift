@@ -40,6 +40,24 @@ enum AVIFTestFiles {
         return Data(bytes)
     }
 
+    /// `sequence` rewritten to declare `frames` samples of 16 bytes each in its one chunk (`stsz`, `stts`
+    /// and `stsc` patched), as a frame-count bomb does; the samples themselves are not there.
+    static func withDeclaredFrames(_ sequence: Data, frames: UInt32) -> Data {
+        var bytes = [UInt8](sequence)
+        func patch(_ tag: String, at offset: Int, _ value: UInt32) {
+            let type = Array(tag.utf8)
+            guard let start = (0..<(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == type }) else {
+                return
+            }
+            bytes.replaceSubrange((start + offset)..<(start + offset + 4), with: PNGBytes.bigEndian(value))
+        }
+        patch("stsz", at: 8, 16)  // one sample size for all
+        patch("stsz", at: 12, frames)
+        patch("stts", at: 12, frames)  // the first (only) run of equal durations
+        patch("stsc", at: 16, frames)  // samples in the first chunk
+        return Data(bytes)
+    }
+
     /// A corpus file's bytes.
     static func corpus(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: Corpora.path("avif", name)))

@@ -41,6 +41,21 @@ enum AVIFBoxes {
         return bytes.count
     }
 
+    /// The sample count of the first `stsz` box (a track's frame count), found by its type bytes; only
+    /// used to name the count when libavif refused a sequence over the frame limit.
+    static func declaredSampleCount(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let tag = Array("stsz".utf8)
+        var index = 4
+        while index + 16 <= bytes.count {
+            if bytes[index] == tag[0], bytes[(index + 1)..<(index + 4)].elementsEqual(tag[1...]) {
+                // type, version and flags, sample size, sample count
+                return Int(bigEndian32(bytes, at: index + 12))
+            }
+            index += 1
+        }
+        return nil
+    }
+
     private static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
     where Bytes.Index == Int {
         let start = bytes.startIndex + offset

@@ -109,7 +109,10 @@ final class AVIFDecoderHandle {
                 width: width, height: height, limit: min(limits.pixelLimit ?? Self.maxSizeLimit, Self.maxSizeLimit))
         }
         if limits.frameLimit != nil, AVIFFailure.isCountLimit(message) {
-            throw Self.countFailure(bytes: bytes, limits: limits, fallback: failure(result))
+            // libavif does not say the count; the sample-size box does (parsing again without the limit
+            // would let a file declaring billions of samples allocate a table for each).
+            let limit = limits.frameLimit ?? 0
+            throw .tooManyFrames(count: max(AVIFBoxes.declaredSampleCount(bytes) ?? 0, limit + 1), limit: limit)
         }
         throw failure(result)
     }
@@ -135,16 +138,6 @@ final class AVIFDecoderHandle {
             DecodeWarning(kind: .corrupt, message: "\(reason) (decoded with libavif's strict checks off)"))
         let result = try setMemoryAndParse()
         guard result == AVIF_RESULT_OK else { throw failure(result) }
-    }
-
-    /// libavif refused a sequence under our frame limit: parse it again without it to count the frames.
-    private static func countFailure(
-        bytes: UnsafeRawBufferPointer, limits: Limits, fallback: ImageDecodingError
-    ) -> ImageDecodingError {
-        let unlimited = Limits(pixelLimit: limits.pixelLimit, frameLimit: nil)
-        guard let handle = try? AVIFDecoderHandle(bytes: bytes, limits: unlimited), let frameLimit = limits.frameLimit
-        else { return fallback }
-        return .tooManyFrames(count: handle.imageCount, limit: frameLimit)
     }
 
     /// libavif's largest accepted `imageSizeLimit`, its default.

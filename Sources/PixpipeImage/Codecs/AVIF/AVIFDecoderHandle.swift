@@ -10,11 +10,11 @@ final class AVIFDecoderHandle {
     struct Limits {
         /// The most pixels of one image (libavif's `imageSizeLimit`, also handed to dav1d); `nil` for none.
         var pixelLimit: Int?
-        /// The most images of a sequence (libavif's `imageCountLimit`); `nil` for none.
+        /// The most images of a sequence (libavif's `imageCountLimit`); `nil` for libavif's default.
         var frameLimit: Int?
 
-        /// No limits in libavif: for reading a header (parsing allocates nothing in proportion to the
-        /// declared size) and for learning the size of a file libavif refused under ``pixelLimit``.
+        /// libavif's own limits only (16384 x 16384 pixels, 32,768 a side, 2,592,000 images): for reading a
+        /// header, where parsing allocates nothing for pixels and a sample table of at most that many images.
         static let lifted = Limits(pixelLimit: nil, frameLimit: nil)
     }
 
@@ -154,9 +154,12 @@ final class AVIFDecoderHandle {
         decoder.pointee.strictFlags = strict ? AVIF_STRICT_ENABLED.rawValue : AVIF_STRICT_DISABLED.rawValue
         // libavif refuses a size limit of 0 or above its default (16384 x 16384), which it keeps without ours.
         decoder.pointee.imageSizeLimit = UInt32(clamping: min(max(limits.pixelLimit ?? maxSizeLimit, 1), maxSizeLimit))
-        // No dimension limit of our own: a side is bounded by the pixel limit; libavif's 0 means none.
-        decoder.pointee.imageDimensionLimit = limits.pixelLimit == nil ? 0 : decoder.pointee.imageDimensionLimit
-        decoder.pointee.imageCountLimit = UInt32(clamping: limits.frameLimit ?? 0)
+        // A side can be no longer than the pixel limit (nor than libavif's 32,768); without ours, none (0).
+        let dimensionLimit = Int(decoder.pointee.imageDimensionLimit)
+        decoder.pointee.imageDimensionLimit = UInt32(limits.pixelLimit.map { min(max($0, 1), dimensionLimit) } ?? 0)
+        // Without our frame limit libavif keeps its own (0 would let a file declaring billions of images
+        // make it allocate a sample table for each).
+        if let frameLimit = limits.frameLimit { decoder.pointee.imageCountLimit = UInt32(clamping: max(frameLimit, 1)) }
         return decoder
     }
 }

@@ -34,6 +34,7 @@ final class AVIFDecoderHandle {
     /// Parses `bytes`, which must stay valid while the handle lives. Throws the typed error of
     /// ``AVIFFailure`` when libavif refuses the file, or ``ImageDecodingError/tooLarge(width:height:limit:)``
     /// when libavif's own size limit refused it.
+    ///
     /// With `readsPastCut` (lenient mode), a file whose last box was cut is read as if it had its declared
     /// length, so libavif parses it and refuses only the frames whose samples are missing.
     init(bytes: UnsafeRawBufferPointer, limits: Limits, readsPastCut: Bool = false) throws(ImageDecodingError) {
@@ -131,8 +132,9 @@ final class AVIFDecoderHandle {
     }
 
     private func reopenNonStrict(reason: String) throws(ImageDecodingError) {
+        let relaxed = try Self.makeDecoder(limits: limits, strict: false)
         avifDecoderDestroy(decoder)
-        decoder = try Self.makeDecoder(limits: limits, strict: false)
+        decoder = relaxed
         isStrict = false
         warnings.append(
             DecodeWarning(kind: .corrupt, message: "\(reason) (decoded with libavif's strict checks off)"))

@@ -36,6 +36,24 @@ struct AVIFEncoderTests {
         #expect(try Image.info(data: data).pixelFormat == PixelFormat(layout: .rgb, bitsPerSample: 16))
     }
 
+    @Test("depths and layouts are converted: 16 bits to an 8-bit file, 8 bits to 10, gray with alpha")
+    func conversions() throws {
+        let deep = SyntheticImages.smooth(width: 48, height: 32, format: PixelFormat(layout: .rgba, bitsPerSample: 16))
+        let eight = try Image(data: deep.encoded(as: .avif(AVIFEncodeOptions(quality: 90, speed: 10))))
+        #expect(eight.pixelFormat == .rgba8 && eight.metadata.sourceBitDepth == 8)
+        #expect(eight.psnr(deep) > 35)
+        let shallow = SyntheticImages.smooth(width: 48, height: 32, format: .rgb8)
+        let ten = try Image(
+            data: shallow.encoded(as: .avif(AVIFEncodeOptions(quality: 90, speed: 10, bitDepth: 10))),
+            options: DecodeOptions(keeps16Bit: true))
+        #expect(ten.metadata.sourceBitDepth == 10 && ten.psnr(shallow) > 35)
+        // Gray with alpha is stored as monochrome plus alpha, which reads back as RGBA (as avifdec writes it).
+        let grayAlpha = SyntheticImages.smooth(width: 48, height: 32, format: .grayAlpha8)
+        let read = try Image(data: grayAlpha.encoded(as: .avif(AVIFEncodeOptions(quality: 90, speed: 10))))
+        #expect(read.pixelFormat == .rgba8)
+        #expect(read.psnr(grayAlpha.converted(to: .rgba8)) > 35)
+    }
+
     @Test("the ICC profile, the EXIF block and the orientation are kept, or left out when asked")
     func metadata() throws {
         var image = SyntheticImages.smooth(width: 48, height: 32, format: .rgb8)

@@ -30,6 +30,11 @@ let package = Package(
             pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        .systemLibrary(
+            name: "CLibAVIF",
+            pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -54,7 +59,7 @@ let package = Package(
         .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
         .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
         // Pixels and codecs. Knows nothing of HTTP.
-        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF"]),
+        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CLibAVIF"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.

@@ -22,7 +22,7 @@ enum FuzzFramesTarget: FuzzTarget {
     private static let optionSets: [DecodeOptions] = [
         DecodeOptions(pixelLimit: 1 << 20, byteLimit: 1 << 22, frameLimit: 64, animationPixelLimit: 1 << 22),
         DecodeOptions(
-            pixelLimit: 1 << 20, byteLimit: 1 << 22, strictness: .lenient, frameLimit: 64,
+            pixelLimit: 1 << 20, byteLimit: 1 << 22, keeps16Bit: true, strictness: .lenient, frameLimit: 64,
             animationPixelLimit: 1 << 22),
     ]
 

@@ -6,6 +6,7 @@ enum ImageCodecs {
         JPEGCodec(),
         WebPCodec(),
         GIFCodec(),
+        AVIFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

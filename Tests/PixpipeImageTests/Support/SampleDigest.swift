@@ -2,11 +2,17 @@ import Pixpipe
 
 @testable import PixpipeImage
 
-/// SHA-256 of decoded samples, as the corpora's `references.tsv` files give them.
+/// SHA-256 of decoded samples, as the corpora's `references.tsv` files give them: row-major, channels
+/// interleaved, 8-bit samples as bytes, 16-bit samples big-endian.
 enum SampleDigest {
     /// The lowercase hex SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> String {
         SHA256.hash(bytes).hexString
+    }
+
+    /// The lowercase hex SHA-256 of `image`'s samples as they are (no layout change).
+    static func sha256(_ image: Image) -> String {
+        sampleDigest(image, channels: image.pixelFormat.channels, bitDepth: image.pixelFormat.bitsPerSample)
     }
 
     /// The SHA-256 of `image`'s samples as 8-bit RGBA (gray and RGB expanded, alpha 255 where there is none).

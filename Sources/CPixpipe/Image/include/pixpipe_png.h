@@ -88,6 +88,31 @@ const char *pxp_png_decoder_message(const pxp_png_decoder *decoder);
 const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder);
 int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder);
 
+/// Which libpng path a read warning came from. libpng has no message codes; what identifies a report is
+/// the path (a CRC mismatch libpng was told to warn about, or a warning or benign error) and the chunk
+/// being read (`png_get_io_chunk_type`). What each means for the pixels is decided in Swift
+/// (`PNGWarningTable`), not here.
+enum {
+    /// `png_warning` or `png_benign_error` (benign errors are warnings on read) while reading a chunk.
+    PXP_PNG_WARNING_CHUNK = 0,
+    /// A CRC mismatch in an ancillary chunk: libpng discarded the chunk (critical chunks fail instead).
+    PXP_PNG_WARNING_CRC = 1,
+};
+
+/// The most distinct (source, chunk type) pairs recorded; past it the decoder only says it overflowed.
+#define PXP_PNG_MAX_WARNING_KINDS 32
+
+/// How many distinct (source, chunk type) pairs libpng warned about, at most PXP_PNG_MAX_WARNING_KINDS.
+int pxp_png_decoder_warning_kinds(const pxp_png_decoder *decoder);
+/// 1 when more distinct pairs came than were recorded.
+int pxp_png_decoder_warning_overflow(const pxp_png_decoder *decoder);
+/// The source (PXP_PNG_WARNING_*), chunk type (four ASCII bytes, big-endian), count and first message
+/// of recorded pair `index`.
+int pxp_png_decoder_warning_source(const pxp_png_decoder *decoder, int index);
+uint32_t pxp_png_decoder_warning_chunk(const pxp_png_decoder *decoder, int index);
+int pxp_png_decoder_warning_repeats(const pxp_png_decoder *decoder, int index);
+const char *pxp_png_decoder_warning_message(const pxp_png_decoder *decoder, int index);
+
 /// Reads the signature and every chunk up to the first IDAT; fills `info`.
 pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info);
 /// Sets the transforms that give stored samples: palette and tRNS to alpha, low-bit gray to 8 bits by

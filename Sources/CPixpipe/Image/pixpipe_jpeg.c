@@ -468,6 +468,7 @@ int pxp_jpeg_encoder_start(pxp_jpeg_encoder *encoder, const pxp_jpeg_settings *s
         info->comp_info[0].v_samp_factor = settings->luma_v_sampling;
     }
     info->optimize_coding = settings->optimize_coding ? TRUE : FALSE;
+    if (settings->restart_rows > 0 && settings->restart_rows <= 65535) info->restart_in_rows = settings->restart_rows;
     if (settings->density_unit == 1) {
         info->density_unit = 1;
         info->X_density = (UINT16)settings->x_density;

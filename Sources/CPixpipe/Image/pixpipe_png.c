@@ -29,9 +29,8 @@ enum {
 // ---------------------------------------------------------------------------------------------------
 // Message capture shared by the decoder and the encoder.
 
-// One distinct kind of read warning: its libpng path, the chunk being read, how often, the first message.
+// The read warnings about one chunk type: how many, and the first message.
 typedef struct {
-    int source;
     png_uint_32 chunk;
     int repeats;
     char message[PXP_PNG_MESSAGE_CAPACITY];
@@ -65,15 +64,12 @@ static void pxp_png_on_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-// Records the warning under its path and chunk. A CRC mismatch is told apart by libpng's I/O state: the
-// warning comes right after the chunk's CRC bytes were read. Both getters only read fields.
+// Records the warning under the chunk being read (the getter only reads a field).
 static void pxp_png_record_kind(png_structp png, pxp_png_messages *messages, png_const_charp message) {
-    const int source = (png_get_io_state(png) & PNG_IO_MASK_LOC) == PNG_IO_CHUNK_CRC ? PXP_PNG_WARNING_CRC
-                                                                                     : PXP_PNG_WARNING_CHUNK;
     const png_uint_32 chunk = png_get_io_chunk_type(png);
     for (int index = 0; index < messages->kind_count; index++) {
         pxp_png_warning_kind *kind = &messages->kinds[index];
-        if (kind->source == source && kind->chunk == chunk) {
+        if (kind->chunk == chunk) {
             if (kind->repeats < 1 << 30) kind->repeats += 1;
             return;
         }
@@ -83,7 +79,6 @@ static void pxp_png_record_kind(png_structp png, pxp_png_messages *messages, png
         return;
     }
     pxp_png_warning_kind *kind = &messages->kinds[messages->kind_count++];
-    kind->source = source;
     kind->chunk = chunk;
     kind->repeats = 1;
     pxp_png_copy_message(kind->message, message);
@@ -351,11 +346,6 @@ int pxp_png_decoder_warning_overflow(const pxp_png_decoder *decoder) { return de
 static const pxp_png_warning_kind *pxp_png_kind_at(const pxp_png_decoder *decoder, int index) {
     if (index < 0 || index >= decoder->messages.kind_count) return NULL;
     return &decoder->messages.kinds[index];
-}
-
-int pxp_png_decoder_warning_source(const pxp_png_decoder *decoder, int index) {
-    const pxp_png_warning_kind *kind = pxp_png_kind_at(decoder, index);
-    return kind == NULL ? PXP_PNG_WARNING_CHUNK : kind->source;
 }
 
 uint32_t pxp_png_decoder_warning_chunk(const pxp_png_decoder *decoder, int index) {

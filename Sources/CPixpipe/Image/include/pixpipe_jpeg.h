@@ -155,6 +155,7 @@ typedef struct pxp_jpeg_settings {
     int quality;  // 1...100
     int progressive;
     int optimize_coding;
+    int restart_rows;  // MCU rows between RSTn markers; 0 = none
     int luma_h_sampling;  // 1 or 2: 2,2 is 4:2:0, 2,1 is 4:2:2, 1,1 is 4:4:4
     int luma_v_sampling;
     int density_unit;  // 0 = write no density, 1 = dots per inch

@@ -88,27 +88,19 @@ const char *pxp_png_decoder_message(const pxp_png_decoder *decoder);
 const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder);
 int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder);
 
-/// Which libpng path a read warning came from. libpng has no message codes; what identifies a report is
-/// the path (a CRC mismatch libpng was told to warn about, or a warning or benign error) and the chunk
-/// being read (`png_get_io_chunk_type`). What each means for the pixels is decided in Swift
-/// (`PNGWarningTable`), not here.
-enum {
-    /// `png_warning` or `png_benign_error` (benign errors are warnings on read) while reading a chunk.
-    PXP_PNG_WARNING_CHUNK = 0,
-    /// A CRC mismatch in an ancillary chunk: libpng discarded the chunk (critical chunks fail instead).
-    PXP_PNG_WARNING_CRC = 1,
-};
+// libpng has no message codes. What identifies a read warning is its path (`png_warning`, or
+// `png_benign_error`, which the decoder makes a warning; an ancillary chunk's CRC mismatch is one too) and
+// the chunk being read (`png_get_io_chunk_type`). The decoder records warnings by chunk; what each means
+// for the pixels is decided in Swift (`PNGWarningTable`), not here.
 
-/// The most distinct (source, chunk type) pairs recorded; past it the decoder only says it overflowed.
+/// The most distinct chunk types whose warnings are recorded; past it the decoder only says it overflowed.
 #define PXP_PNG_MAX_WARNING_KINDS 32
 
-/// How many distinct (source, chunk type) pairs libpng warned about, at most PXP_PNG_MAX_WARNING_KINDS.
+/// How many distinct chunk types libpng warned about, at most PXP_PNG_MAX_WARNING_KINDS.
 int pxp_png_decoder_warning_kinds(const pxp_png_decoder *decoder);
-/// 1 when more distinct pairs came than were recorded.
+/// 1 when more distinct chunk types came than were recorded.
 int pxp_png_decoder_warning_overflow(const pxp_png_decoder *decoder);
-/// The source (PXP_PNG_WARNING_*), chunk type (four ASCII bytes, big-endian), count and first message
-/// of recorded pair `index`.
-int pxp_png_decoder_warning_source(const pxp_png_decoder *decoder, int index);
+/// The chunk type (four ASCII bytes, big-endian), warning count and first message of recorded kind `index`.
 uint32_t pxp_png_decoder_warning_chunk(const pxp_png_decoder *decoder, int index);
 int pxp_png_decoder_warning_repeats(const pxp_png_decoder *decoder, int index);
 const char *pxp_png_decoder_warning_message(const pxp_png_decoder *decoder, int index);

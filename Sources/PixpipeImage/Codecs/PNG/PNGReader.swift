@@ -140,12 +140,11 @@ final class PNGReader {
     }
 
     /// Every warning libpng gave so far and the stop after the last row, classified by ``PNGWarningTable``:
-    /// one per path and chunk, with a count when it repeated.
+    /// one per chunk type, with a count when it repeated.
     var warnings: [DecodeWarning] {
         var warnings: [DecodeWarning] = []
         for index in 0..<pxp_png_decoder_warning_kinds(decoder) {
-            let rule = PNGWarningTable.rule(
-                source: pxp_png_decoder_warning_source(decoder, index), chunk: pxp_png_decoder_warning_chunk(decoder, index))
+            let rule = PNGWarningTable.rule(chunk: pxp_png_decoder_warning_chunk(decoder, index))
             let message = String(cString: pxp_png_decoder_warning_message(decoder, index))
             let repeats = Int(pxp_png_decoder_warning_repeats(decoder, index))
             warnings.append(rule.warning(repeats > 1 ? "\(message) (\(repeats) times)" : message))

@@ -1,10 +1,8 @@
-import CPixpipeImage
-
 /// What each libpng report means for the pixels: the one place PNG's strictness is decided.
 ///
-/// libpng has no message codes. What identifies a report is its path (an error, a benign error, which
-/// the decoder makes a warning, a warning, or a CRC mismatch in an ancillary chunk, which the decoder
-/// has libpng discard with a warning) and the chunk being read; the shim records both. Errors stay
+/// libpng has no message codes. What identifies a report is its path (an error; or a warning: a benign
+/// error, which the decoder makes a warning, or a CRC mismatch in an ancillary chunk, which the decoder
+/// has libpng discard with a warning) and the chunk being read, which the shim records. Errors stay
 /// errors (a CRC mismatch in IDAT or another critical chunk, missing or short image data, truncation);
 /// their rows below only name the warning lenient mode keeps. No ancillary chunk but tRNS changes a
 /// decoded pixel here (no gamma or colour correction is applied), so losing one is benign.
@@ -19,17 +17,12 @@ enum PNGWarningTable {
         libraryCode: "tRNS: CRC mismatch (discarded) or png_benign_error", kind: .corrupt,
         code: "png-transparency-lost",
         reason: "the transparency chunk was discarded: pixels that should be transparent are opaque")
-    /// A CRC mismatch in another ancillary chunk.
-    static let ancillaryCRC = WarningRule(
-        libraryCode: "ancillary chunk: CRC mismatch (PNG_CRC_WARN_DISCARD)", kind: .benign,
-        code: "png-ancillary-crc",
-        reason: "a damaged ancillary chunk (text, time, profile, an unknown one) is discarded; no pixel "
-            + "depends on it")
-    /// A warning or benign error about another ancillary chunk.
+    /// A CRC mismatch, a warning or a benign error about another ancillary chunk.
     static let ancillaryChunk = WarningRule(
-        libraryCode: "ancillary chunk: png_warning or png_benign_error", kind: .benign, code: "png-ancillary-chunk",
-        reason: "an invalid, duplicate or misplaced ancillary chunk (a bad ICC profile, say) is ignored; no "
-            + "pixel depends on it")
+        libraryCode: "ancillary chunk: CRC mismatch (PNG_CRC_WARN_DISCARD), png_warning or png_benign_error",
+        kind: .benign, code: "png-ancillary-chunk",
+        reason: "a damaged, invalid, duplicate or unknown-and-damaged ancillary chunk (text, time, a bad ICC "
+            + "profile) is discarded or ignored; no decoded pixel depends on it")
     /// A benign error in the image data: raised only once every row is inflated.
     static let dataAfterLastRow = WarningRule(
         libraryCode: "IDAT: png_benign_error (extra compressed data, too much image data, too many IDATs)",
@@ -66,18 +59,17 @@ enum PNGWarningTable {
 
     /// Every row, in the order the README lists them.
     static let rows = [
-        transparencyLost, ancillaryCRC, ancillaryChunk, dataAfterLastRow, excessAfterLastRow, criticalChunk,
+        transparencyLost, ancillaryChunk, dataAfterLastRow, excessAfterLastRow, criticalChunk,
         overflow, truncated, damagedImageData, damagedEnd,
     ]
 
-    /// The rule for a report from `source` (`PXP_PNG_WARNING_*`) while libpng read `chunk`.
-    static func rule(source: Int32, chunk: UInt32) -> WarningRule {
+    /// The rule for a warning libpng gave while reading `chunk` (four ASCII bytes, big-endian).
+    static func rule(chunk: UInt32) -> WarningRule {
         if chunk == transparencyChunk { return transparencyLost }
-        // Bit 5 of the first byte set (a lowercase letter) marks an ancillary chunk.
-        let isAncillary = chunk & 0x2000_0000 != 0
-        if source == Int32(PXP_PNG_WARNING_CRC) { return isAncillary ? ancillaryCRC : criticalChunk }
+        // libpng's benign errors in the image data come only once every row is inflated.
         if chunk == imageDataChunk { return dataAfterLastRow }
-        return isAncillary ? ancillaryChunk : criticalChunk
+        // Bit 5 of the first byte set (a lowercase letter) marks an ancillary chunk.
+        return chunk & 0x2000_0000 != 0 ? ancillaryChunk : criticalChunk
     }
 
     /// The rule for an error lenient mode keeps as a warning: truncation, or damage in or after the rows.

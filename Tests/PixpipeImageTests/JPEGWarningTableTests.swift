@@ -21,7 +21,8 @@ import Testing
         return bytes
     }
 
-    @Test(arguments: [("DQT", 0xDB), ("APP0", 0xE0), ("DHT", 0xC4), ("SOF0", 0xC0), ("SOS", 0xDA)] as [(String, UInt8)])
+    @Test(
+        arguments: [("DQT", 0xDB), ("APP0", 0xE0), ("DHT", 0xC4), ("SOF0", 0xC0), ("SOS", 0xDA)] as [(String, UInt8)])
     func junkBeforeAHeaderMarkerIsBenignInStrictMode(name: String, marker: UInt8) throws {
         let offset = try #require(Fixtures.markerOffset(marker, in: Self.clean), "\(name)")
         let bytes = Self.inserting(Self.junk, at: offset, in: Self.clean)
@@ -65,7 +66,8 @@ import Testing
 
     @Test func truncationAtManyOffsetsFailsInStrictMode() throws {
         let scan = try #require(Fixtures.scanDataOffset(in: Self.clean))
-        let offsets = Array(stride(from: 2, to: scan, by: 37)) + Array(stride(from: scan, to: Self.clean.count, by: 97))
+        let offsets =
+            Array(stride(from: 2, to: scan, by: 37)) + Array(stride(from: scan, to: Self.clean.count, by: 97))
             + [Self.clean.count - 2, Self.clean.count - 1]
         for length in offsets {
             let cut = Array(Self.clean.prefix(length))

@@ -87,7 +87,8 @@ enum JPEGDecoder {
 
     /// Decodes gray or RGB rows straight into `pixels`, every row of it.
     private static func readRows(
-        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, stride: Int, height: Int, options: DecodeOptions
+        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, stride: Int, height: Int,
+        options: DecodeOptions
     ) throws(ImageDecodingError) {
         while reader.nextRow < height {
             let row = reader.nextRow
@@ -102,7 +103,8 @@ enum JPEGDecoder {
 
     /// Decodes CMYK rows into a scratch buffer and converts each batch to RGB into `pixels`, every row of it.
     private static func readCMYKRows(
-        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int, options: DecodeOptions
+        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int,
+        options: DecodeOptions
     ) throws(ImageDecodingError) {
         let inverted = reader.header.saw_adobe != 0
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * rowsPerBatch, alignment: 1)

@@ -135,7 +135,8 @@ final class JPEGReader {
         guard count > Int(PXP_JPEG_MAX_WARNINGS) else { return warnings }
         for code in 0..<Int32(PXP_JPEG_WARNING_CODES) {
             for place in 0..<Int32(PXP_JPEG_PLACES) {
-                let more = Int(pxp_jpeg_decoder_warning_tally(handle, code, place))
+                let more =
+                    Int(pxp_jpeg_decoder_warning_tally(handle, code, place))
                     - kept[JPEGWarningTable.Key(code: code, place: place), default: 0]
                 guard more > 0 else { continue }
                 let rule = JPEGWarningTable.rule(code: code, place: place)

@@ -16,7 +16,25 @@ struct ManifestLineTests {
             url: "http://h/\u{1}\u{1F}\u{7F}", status: .failed, httpStatus: 503, attempts: 3, elapsed: 1e-05,
             error: "line one\nline two\twith \\ backslash and \"quotes\"\r\u{8}\u{C}", errorKind: "http-status"),
         ManifestRecord(url: "https://例え.jp/画像.jpg", name: "画像 🎨.jpg", status: .ok, elapsed: 1.0),
+        ManifestRecord(
+            url: "https://example.com/w.jpg", name: "w.jpg", status: .ok, attempts: 1, elapsed: 0.5,
+            warnings: [
+                "jpeg-extraneous-bytes: Corrupt JPEG data: 5 extraneous bytes before marker 0xdb",
+                "jpeg-bad-icc-marker: \"quoted\"\n",
+            ]),
     ]
+
+    @Test("Warnings come last, and are left out when empty")
+    func warningsKey() throws {
+        let line = String(decoding: try #require(Self.records.last).jsonLine, as: UTF8.self)
+        #expect(line.hasSuffix("\"errorKind\"") == false)
+        #expect(line.contains(",\"warnings\":[\"jpeg-extraneous-bytes: "))
+        #expect(line.hasSuffix("]}\n"))
+        let empty = ManifestRecord(url: "https://example.com/a.png", status: .ok, warnings: [])
+        #expect(empty.warnings == nil)
+        #expect(!String(decoding: empty.jsonLine, as: UTF8.self).contains("warnings"))
+        #expect(try JSONDecoder().decode(ManifestRecord.self, from: empty.jsonLine) == empty)
+    }
 
     @Test("Each line decodes to the record it was made from", arguments: records)
     func roundTrip(record: ManifestRecord) throws {

@@ -77,6 +77,28 @@ struct VerificationTests {
         if case .failure(let error) = limited { #expect(error.shortName == "too-large-image") }
     }
 
+    @Test("A JPEG with junk between header segments is stored ok at once, its benign warning in the manifest")
+    func benignWarningIsStoredWithoutRetry() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        var junky = Self.photo
+        let quantization = try #require((2..<junky.count - 1).first { junky[$0] == 0xFF && junky[$0 + 1] == 0xDB })
+        junky.insert(contentsOf: [UInt8](repeating: 0x42, count: 5), at: quantization)
+        server.route("/junk.jpg", .respond(body: junky))
+        server.route("/cut.jpg", .respond(body: Array(Self.photo.prefix(Self.photo.count / 2))))
+        let found = records(
+            await collectEvents(
+                Downloader(options: testOptions(folder)),
+                [DownloadItem(url: server.url("/junk.jpg")), DownloadItem(url: server.url("/cut.jpg"))]))
+        #expect(found[0]?.status == .ok && found[0]?.attempts == 1)
+        #expect(found[0]?.warnings?.count == 1)
+        #expect(found[0]?.warnings?.first?.hasPrefix("jpeg-extraneous-bytes: ") == true)
+        #expect(server.requestCount("/junk.jpg") == 1)
+        #expect(found[1]?.status == .failed && found[1]?.errorKind == "truncated-image")
+        #expect(found[1]?.warnings == nil)
+        #expect(server.requestCount("/cut.jpg") == 3)
+    }
+
     @Test("A truncated JPEG fetched for a thumbnail is retried and reported as truncated")
     func truncatedThumbnailSource() async throws {
         let server = try TestHTTPServer()

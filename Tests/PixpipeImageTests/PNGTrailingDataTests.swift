@@ -7,10 +7,11 @@ import Testing
 ///
 /// libpng inflates whatever follows the last row to find the end of the zlib stream, so a small image
 /// can hide a stream that inflates to gigabytes. The decoder stops when far more than a stream's end is
-/// left (over 16 KiB); less, which libpng tolerates, still decodes.
+/// left (over 16 KiB); less, which libpng tolerates, still decodes. Since issue 17 both are benign: the rows
+/// are whole, so strict mode decodes them too, with a warning.
 @Suite struct PNGTrailingDataTests {
     /// The error strict decoding throws for too much data after the last row.
-    static let excessError = ImageDecodingError.corrupt(format: .png, reason: "too much image data after the last row")
+    static let excessMessage = "too much image data after the last row"
 
     /// A 40 x 30 8-bit gray PNG of zeros whose single IDAT stream inflates to `extraBytes` more than the
     /// image needs, in stored blocks, so the compressed excess is about `extraBytes` too.
@@ -39,14 +40,17 @@ import Testing
         // libpng reads 8 KiB at a time, so about 5 KiB are still unread in the file after the last row.
         let image = try PNGDecoderTests.decode(Self.zeroPNG(extraBytes: 12 << 10, interlaced: interlaced))
         #expect(image.width == 40 && image.height == 30 && image.pixelFormat == .gray8)
-        #expect(image.metadata.warnings.isEmpty)
+        #expect(image.metadata.warnings.map(\.code) == ["png-data-after-last-row"])
         #expect(image.pixels.allSatisfy { $0 == 0 })
     }
 
     @Test(arguments: [false, true])
-    func muchDataAfterTheLastRowIsRefusedWhenStrict(interlaced: Bool) {
+    func muchDataAfterTheLastRowIsABenignWarningWhenStrict(interlaced: Bool) throws {
         let png = Self.zeroPNG(extraBytes: 64 << 10, interlaced: interlaced)
-        #expect(throws: Self.excessError) { try PNGDecoderTests.decode(png) }
+        let image = try PNGDecoderTests.decode(png)
+        #expect(image.metadata.warnings.map(\.kind) == [.benign])
+        #expect(image.metadata.warnings.first?.message == Self.excessMessage)
+        #expect(image.pixels.allSatisfy { $0 == 0 })
     }
 
     @Test(arguments: [false, true])
@@ -54,24 +58,24 @@ import Testing
         let png = Self.zeroPNG(extraBytes: 64 << 10, interlaced: interlaced)
         let image = try PNGDecoderTests.decode(png, options: DecodeOptions(strictness: .lenient))
         #expect(image.width == 40 && image.height == 30)
-        #expect(image.metadata.warnings.map(\.kind) == [.corrupt])
+        #expect(image.metadata.warnings.map(\.kind) == [.benign])
         let message = try #require(image.metadata.warnings.first?.message)
-        #expect(message.hasPrefix("too much image data after the last row"))
+        #expect(message.hasPrefix(Self.excessMessage))
         #expect(image.pixels.allSatisfy { $0 == 0 })
     }
 
-    @Test func theStreamingThumbnailRefusesMuchDataAfterTheLastRowWhenStrict() {
+    @Test func theStreamingThumbnailWarnsAboutMuchDataAfterTheLastRowWhenStrict() throws {
         let png = Data(Self.zeroPNG(extraBytes: 64 << 10))
-        #expect(throws: ThumbnailError.decoding(Self.excessError)) {
-            try Thumbnailer(.init(size: .box(10))).thumbnail(data: png)
-        }
+        let thumbnail = try Thumbnailer(.init(size: .box(10))).thumbnail(data: png)
+        #expect(thumbnail.metadata.warnings.map(\.code) == ["png-excess-data-after-last-row"])
+        #expect(thumbnail.pixels.allSatisfy { $0 == 0 })
     }
 
     @Test func theStreamingThumbnailWarnsAboutMuchDataAfterTheLastRowWhenLenient() throws {
         let png = Data(Self.zeroPNG(extraBytes: 64 << 10))
         let thumbnail = try Thumbnailer(.init(size: .box(10), strictness: .lenient)).thumbnail(data: png)
         #expect(thumbnail.width == 10 && thumbnail.height == 8)
-        #expect(thumbnail.metadata.warnings.map(\.kind) == [.corrupt])
+        #expect(thumbnail.metadata.warnings.map(\.kind) == [.benign])
         #expect(thumbnail.pixels.allSatisfy { $0 == 0 })
     }
 }

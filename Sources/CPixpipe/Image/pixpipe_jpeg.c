@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jerror.h>
+// jpeglib.h first: it brings jconfig.h, which decides which codes jerror.h defines (JWRN_ARITH_BAD_CODE
+// only where arithmetic decoding is built in).
 #include <jpeglib.h>
+#include <jerror.h>
 
 // A progressive file may hold any number of scans; each costs a pass over the coefficients, so a
 // small hostile file could keep the decoder busy for minutes. Real encoders write about ten.
@@ -23,8 +25,10 @@ typedef struct pxp_jpeg_errors {
     int kind;
     char message[PXP_JPEG_MESSAGE_LENGTH];
     int warning_count;
-    int warning_kinds[PXP_JPEG_MAX_WARNINGS];
+    int warning_codes[PXP_JPEG_MAX_WARNINGS];
+    int warning_places[PXP_JPEG_MAX_WARNINGS];
     char warning_messages[PXP_JPEG_MAX_WARNINGS][PXP_JPEG_MESSAGE_LENGTH];
+    int warning_tally[PXP_JPEG_WARNING_CODES][PXP_JPEG_PLACES];
 } pxp_jpeg_errors;
 
 static int pxp_jpeg_classify_error(int code) {
@@ -60,28 +64,49 @@ static void pxp_jpeg_output_message(j_common_ptr cinfo) {
     (*errors->manager.format_message)(cinfo, errors->message);
 }
 
-// Level -1 is a warning; levels 0 and up are trace messages, which are dropped unformatted.
+// libjpeg's warning code as the shim's own number (see the header).
+static int pxp_jpeg_warning_code(int code) {
+    switch (code) {
+    case JWRN_ADOBE_XFORM: return PXP_JPEG_WARNING_ADOBE_XFORM;
+    case JWRN_ARITH_BAD_CODE: return PXP_JPEG_WARNING_ARITH_BAD_CODE;
+    case JWRN_BOGUS_PROGRESSION: return PXP_JPEG_WARNING_BOGUS_PROGRESSION;
+    case JWRN_EXTRANEOUS_DATA: return PXP_JPEG_WARNING_EXTRANEOUS_DATA;
+    case JWRN_HIT_MARKER: return PXP_JPEG_WARNING_HIT_MARKER;
+    case JWRN_HUFF_BAD_CODE: return PXP_JPEG_WARNING_HUFF_BAD_CODE;
+    case JWRN_JFIF_MAJOR: return PXP_JPEG_WARNING_JFIF_MAJOR;
+    case JWRN_JPEG_EOF: return PXP_JPEG_WARNING_JPEG_EOF;
+    case JWRN_MUST_RESYNC: return PXP_JPEG_WARNING_MUST_RESYNC;
+    case JWRN_NOT_SEQUENTIAL: return PXP_JPEG_WARNING_NOT_SEQUENTIAL;
+    case JWRN_TOO_MUCH_DATA: return PXP_JPEG_WARNING_TOO_MUCH_DATA;
+    case JWRN_BOGUS_ICC: return PXP_JPEG_WARNING_BOGUS_ICC;
+    default: return PXP_JPEG_WARNING_OTHER;
+    }
+}
+
+// Where the warning was found. Extraneous bytes are reported by the marker reader with the marker that
+// follows them (JWRN_EXTRANEOUS_DATA's second parameter): before RSTn they sit inside a scan's
+// entropy-coded data, between restart intervals; before any other marker, between segments.
+static int pxp_jpeg_warning_place(const struct jpeg_error_mgr *manager) {
+    if (manager->msg_code != JWRN_EXTRANEOUS_DATA) return PXP_JPEG_PLACE_SEGMENTS;
+    const int marker = manager->msg_parm.i[1];
+    return marker >= JPEG_RST0 && marker <= JPEG_RST0 + 7 ? PXP_JPEG_PLACE_SCAN_DATA : PXP_JPEG_PLACE_SEGMENTS;
+}
+
+// Level -1 is a warning; levels 0 and up are trace messages, which are dropped unformatted. Every warning
+// is recorded with its code and place; what it means is decided by the caller.
 static void pxp_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     pxp_jpeg_errors *errors = (pxp_jpeg_errors *)cinfo->err;
     if (msg_level >= 0) return;
-    int kind;
-    switch (errors->manager.msg_code) {
-    case JWRN_JPEG_EOF:
-        kind = PXP_JPEG_WARNING_TRUNCATED;
-        break;
-    case JWRN_JFIF_MAJOR:
-    case JWRN_ADOBE_XFORM:
-        return;  // harmless: the pixels are unaffected
-    default:
-        kind = PXP_JPEG_WARNING_CORRUPT;
-        break;
-    }
+    const int code = pxp_jpeg_warning_code(errors->manager.msg_code);
+    const int place = pxp_jpeg_warning_place(&errors->manager);
     errors->manager.num_warnings++;
     if (errors->warning_count < PXP_JPEG_MAX_WARNINGS) {
-        errors->warning_kinds[errors->warning_count] = kind;
+        errors->warning_codes[errors->warning_count] = code;
+        errors->warning_places[errors->warning_count] = place;
         (*errors->manager.format_message)(cinfo, errors->warning_messages[errors->warning_count]);
     }
     errors->warning_count++;
+    if (errors->warning_tally[code][place] < 1 << 30) errors->warning_tally[code][place]++;
 }
 
 static void pxp_jpeg_errors_init(pxp_jpeg_errors *errors) {
@@ -326,14 +351,24 @@ const char *pxp_jpeg_decoder_error_message(const pxp_jpeg_decoder *decoder) { re
 
 int pxp_jpeg_decoder_warning_count(const pxp_jpeg_decoder *decoder) { return decoder->errors.warning_count; }
 
-int pxp_jpeg_decoder_warning_kind(const pxp_jpeg_decoder *decoder, int index) {
+int pxp_jpeg_decoder_warning_code(const pxp_jpeg_decoder *decoder, int index) {
     if (index < 0 || index >= PXP_JPEG_MAX_WARNINGS || index >= decoder->errors.warning_count) return 0;
-    return decoder->errors.warning_kinds[index];
+    return decoder->errors.warning_codes[index];
+}
+
+int pxp_jpeg_decoder_warning_place(const pxp_jpeg_decoder *decoder, int index) {
+    if (index < 0 || index >= PXP_JPEG_MAX_WARNINGS || index >= decoder->errors.warning_count) return 0;
+    return decoder->errors.warning_places[index];
 }
 
 const char *pxp_jpeg_decoder_warning_message(const pxp_jpeg_decoder *decoder, int index) {
     if (index < 0 || index >= PXP_JPEG_MAX_WARNINGS || index >= decoder->errors.warning_count) return "";
     return decoder->errors.warning_messages[index];
+}
+
+int pxp_jpeg_decoder_warning_tally(const pxp_jpeg_decoder *decoder, int code, int place) {
+    if (code < 0 || code >= PXP_JPEG_WARNING_CODES || place < 0 || place >= PXP_JPEG_PLACES) return 0;
+    return decoder->errors.warning_tally[code][place];
 }
 
 // MARK: encoding
@@ -433,6 +468,7 @@ int pxp_jpeg_encoder_start(pxp_jpeg_encoder *encoder, const pxp_jpeg_settings *s
         info->comp_info[0].v_samp_factor = settings->luma_v_sampling;
     }
     info->optimize_coding = settings->optimize_coding ? TRUE : FALSE;
+    if (settings->restart_rows > 0 && settings->restart_rows <= 65535) info->restart_in_rows = settings->restart_rows;
     if (settings->density_unit == 1) {
         info->density_unit = 1;
         info->X_density = (UINT16)settings->x_density;

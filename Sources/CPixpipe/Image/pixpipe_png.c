@@ -29,10 +29,21 @@ enum {
 // ---------------------------------------------------------------------------------------------------
 // Message capture shared by the decoder and the encoder.
 
+// The read warnings about one chunk type: how many, and the first message.
+typedef struct {
+    png_uint_32 chunk;
+    int repeats;
+    char message[PXP_PNG_MESSAGE_CAPACITY];
+} pxp_png_warning_kind;
+
 typedef struct {
     char error[PXP_PNG_MESSAGE_CAPACITY];
     char warning[PXP_PNG_MESSAGE_CAPACITY];
     int warning_count;
+    // Read side only (the encoder leaves it empty).
+    int kind_count;
+    int kind_overflow;
+    pxp_png_warning_kind kinds[PXP_PNG_MAX_WARNING_KINDS];
 } pxp_png_messages;
 
 static void pxp_png_copy_message(char *target, const char *message) {
@@ -53,11 +64,32 @@ static void pxp_png_on_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+// Records the warning under the chunk being read (the getter only reads a field).
+static void pxp_png_record_kind(png_structp png, pxp_png_messages *messages, png_const_charp message) {
+    const png_uint_32 chunk = png_get_io_chunk_type(png);
+    for (int index = 0; index < messages->kind_count; index++) {
+        pxp_png_warning_kind *kind = &messages->kinds[index];
+        if (kind->chunk == chunk) {
+            if (kind->repeats < 1 << 30) kind->repeats += 1;
+            return;
+        }
+    }
+    if (messages->kind_count == PXP_PNG_MAX_WARNING_KINDS) {
+        messages->kind_overflow = 1;
+        return;
+    }
+    pxp_png_warning_kind *kind = &messages->kinds[messages->kind_count++];
+    kind->chunk = chunk;
+    kind->repeats = 1;
+    pxp_png_copy_message(kind->message, message);
+}
+
 static void pxp_png_on_warning(png_structp png, png_const_charp message) {
     pxp_png_messages *messages = pxp_png_messages_of(png);
     if (messages == NULL) return;
     if (messages->warning_count == 0) pxp_png_copy_message(messages->warning, message);
     messages->warning_count += 1;
+    pxp_png_record_kind(png, messages, message);
 }
 
 static int pxp_png_is_little_endian(void) {
@@ -271,8 +303,12 @@ static pxp_png_decoder *pxp_png_decoder_create_with(const uint8_t *bytes, size_t
     png_set_user_limits(decoder->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     png_set_chunk_cache_max(decoder->png, PXP_PNG_CHUNK_CACHE_MAX);
     png_set_chunk_malloc_max(decoder->png, PXP_PNG_CHUNK_MALLOC_MAX);
-    // A CRC mismatch is an error in every chunk, critical or ancillary: damaged data is never used.
-    png_set_crc_action(decoder->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    // A CRC mismatch is an error in a critical chunk; an ancillary chunk with one is discarded with a
+    // warning (damaged data is never used), and PNGWarningTable decides whether losing it matters.
+    png_set_crc_action(decoder->png, PNG_CRC_ERROR_QUIT, PNG_CRC_WARN_DISCARD);
+    // Benign errors (an invalid ancillary chunk, extra data after the last row) are warnings, recorded
+    // and classified like the rest; this is libpng's read default, set here so it is stated.
+    png_set_benign_errors(decoder->png, 1);
 #ifdef PNG_IGNORE_ADLER32
     // zlib's Adler-32 of the inflated data costs about 4% of a decode and adds nothing: every IDAT
     // chunk's CRC-32 above already guards the very same bytes, more strongly, before inflating them.
@@ -302,6 +338,30 @@ const char *pxp_png_decoder_message(const pxp_png_decoder *decoder) { return dec
 const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder) { return decoder->messages.warning; }
 
 int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder) { return decoder->messages.warning_count; }
+
+int pxp_png_decoder_warning_kinds(const pxp_png_decoder *decoder) { return decoder->messages.kind_count; }
+
+int pxp_png_decoder_warning_overflow(const pxp_png_decoder *decoder) { return decoder->messages.kind_overflow; }
+
+static const pxp_png_warning_kind *pxp_png_kind_at(const pxp_png_decoder *decoder, int index) {
+    if (index < 0 || index >= decoder->messages.kind_count) return NULL;
+    return &decoder->messages.kinds[index];
+}
+
+uint32_t pxp_png_decoder_warning_chunk(const pxp_png_decoder *decoder, int index) {
+    const pxp_png_warning_kind *kind = pxp_png_kind_at(decoder, index);
+    return kind == NULL ? 0 : kind->chunk;
+}
+
+int pxp_png_decoder_warning_repeats(const pxp_png_decoder *decoder, int index) {
+    const pxp_png_warning_kind *kind = pxp_png_kind_at(decoder, index);
+    return kind == NULL ? 0 : kind->repeats;
+}
+
+const char *pxp_png_decoder_warning_message(const pxp_png_decoder *decoder, int index) {
+    const pxp_png_warning_kind *kind = pxp_png_kind_at(decoder, index);
+    return kind == NULL ? "" : kind->message;
+}
 
 // Copies what libpng holds now; none of these getters can png_error.
 static void pxp_png_fill_metadata(pxp_png_decoder *decoder, pxp_png_info *info) {

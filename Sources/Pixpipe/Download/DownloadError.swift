@@ -36,6 +36,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether another transfer may succeed: a body that came in truncated or damaged is fetched again.
+    /// Only warnings that lose pixels become these errors (strict decoding); a benign one (see
+    /// ``DecodeWarning/Kind/benign``) never does, so its item is stored `ok` at the first attempt.
     var isRetryableContent: Bool {
         switch self {
         case .image(.truncated, _), .image(.corrupt, _): true

@@ -165,7 +165,7 @@ struct ItemPipeline: Sendable {
         var record = ManifestRecord(
             url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: status, bytes: image.data.count,
             sha256: digest, width: image.width, height: image.height, format: image.format.rawValue,
-            attempts: attempts.count)
+            attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage))
         let flushes = options.fileSync == .eachFile
         do throws(DownloadError) {
             if let original = image.original {

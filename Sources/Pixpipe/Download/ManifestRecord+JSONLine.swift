@@ -41,6 +41,16 @@ extension ManifestRecord {
         line += elapsed.isFinite ? "\(elapsed)" : "0"
         string("error", error)
         string("errorKind", errorKind)
+        // Last, so the keys before it keep their order; left out when empty, as JSONEncoder leaves out nil.
+        if let warnings, !warnings.isEmpty {
+            key("warnings")
+            line += "["
+            for (index, warning) in warnings.enumerated() {
+                if index > 0 { line += "," }
+                Self.appendQuoted(warning, to: &line)
+            }
+            line += "]"
+        }
         line += "}\n"
         return Data(line.utf8)
     }

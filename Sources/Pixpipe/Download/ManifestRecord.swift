@@ -43,12 +43,17 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     /// What went wrong, as a stable name (see ``DownloadError/shortName`` and ``URLListError/shortName``); `duplicate`,
     /// `already-done` or `already-failed` for skips.
     public var errorKind: String?
+    /// The benign decode warnings of a stored image, each `code: message` (`jpeg-extraneous-bytes: Corrupt
+    /// JPEG data: 5 extraneous bytes before marker 0xdb`), so a script can filter on the stable code
+    /// before the colon; `nil` (the key left out) when there are none. Warnings that lose pixels never
+    /// reach an `ok` record: they fail the item (and are retried).
+    public var warnings: [String]?
 
-    /// A record; fields left out are `nil`.
+    /// A record; fields left out are `nil`, and empty `warnings` are `nil`.
     public init(
         url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,
         sha256: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil, attempts: Int = 0,
-        elapsed: Double = 0, error: String? = nil, errorKind: String? = nil
+        elapsed: Double = 0, error: String? = nil, errorKind: String? = nil, warnings: [String]? = nil
     ) {
         self.url = url
         self.name = name
@@ -63,5 +68,6 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         self.elapsed = elapsed
         self.error = error
         self.errorKind = errorKind
+        self.warnings = warnings?.isEmpty == true ? nil : warnings
     }
 }

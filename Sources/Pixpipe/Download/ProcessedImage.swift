@@ -12,6 +12,8 @@ struct ProcessedImage: Sendable {
     var height: Int
     /// The original body and its format, when it is kept beside a processed file.
     var original: (data: Data, format: ImageFormat)?
+    /// The benign warnings of the decode (pixel-losing ones fail it in strict mode), for the manifest.
+    var warnings: [DecodeWarning] = []
 
     /// Verifies `body` by decoding it (strict options catch truncation and damage), then processes it.
     ///
@@ -26,11 +28,12 @@ struct ProcessedImage: Sendable {
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
         guard !processing.isEmpty || outputEncoding != nil else {
-            let (width, height) =
+            let info =
                 verifiesByDecoding
                 ? try verify(body, url: url, options: decodeOptions)
                 : try header(of: body, url: url, options: decodeOptions)
-            return ProcessedImage(data: body, format: sniffed, width: width, height: height)
+            return ProcessedImage(
+                data: body, format: sniffed, width: info.width, height: info.height, warnings: info.metadata.warnings)
         }
         let original = keepsOriginal ? (data: body, format: sniffed) : nil
         let image: Image
@@ -39,7 +42,10 @@ struct ProcessedImage: Sendable {
         } catch {
             throw DownloadError(error, url: url)
         }
-        return try encode(image, as: outputEncoding ?? defaultEncoding(for: sniffed), url: url, original: original)
+        var processed = try encode(
+            image, as: outputEncoding ?? defaultEncoding(for: sniffed), url: url, original: original)
+        processed.warnings = image.metadata.warnings
+        return processed
     }
 
     /// The encoding of processed images when none is set: the source's format with its standard settings,
@@ -52,10 +58,9 @@ struct ProcessedImage: Sendable {
     /// returns its stored size.
     private static func verify(
         _ body: Data, url: URL, options: DecodeOptions
-    ) throws(DownloadError) -> (width: Int, height: Int) {
+    ) throws(DownloadError) -> ImageInfo {
         do throws(ImageDecodingError) {
-            let info = try Image.verify(data: body, options: options)
-            return (info.width, info.height)
+            return try Image.verify(data: body, options: options)
         } catch {
             throw .image(error, url: url)
         }
@@ -64,11 +69,11 @@ struct ProcessedImage: Sendable {
     /// The stored size from the header alone (the pixel limit applies), for ``DownloadOptions/verifiesByDecoding`` off.
     private static func header(
         of body: Data, url: URL, options: DecodeOptions
-    ) throws(DownloadError) -> (width: Int, height: Int) {
+    ) throws(DownloadError) -> ImageInfo {
         do throws(ImageDecodingError) {
             let info = try Image.info(data: body, options: options)
             try options.checkPixels(width: info.width, height: info.height)
-            return (info.width, info.height)
+            return info
         } catch {
             throw .image(error, url: url)
         }

@@ -12,6 +12,10 @@ struct InfoCommand: Command {
         With --json each file gives one JSON object per line, with the keys path, format, width, height,
         channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes, and
         gamma and dotsPerInch when the file states them. Width and height are as stored, before orientation.
+        'warnings' lists, as "code: message", what a full decode would warn about that the header already
+        shows (junk between JPEG header segments, a bad ICC segment, a damaged PNG chunk before the image
+        data); without decoding it cannot see damage or junk in the scan or image data, junk before EOI,
+        data after the last row, chunks after the image data, or truncation past the header.
         """
     let options: [OptionSpec] = [
         .flag("json", help: "Print one JSON object per file and line (JSON Lines).")

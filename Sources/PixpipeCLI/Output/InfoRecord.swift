@@ -34,6 +34,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let loopCount: Int?
     /// An animation's total duration in milliseconds, when its header gives it; absent for still images.
     let durationMs: Int?
+    /// The warnings a full decode would give that the header already shows, as `code: message`; absent
+    /// when there are none. What only the pixel data holds (see the command's help) is not seen.
+    let warnings: [String]?
 
     /// The record of `info` read from `path`.
     init(path: String, info: ImageInfo) {
@@ -53,6 +56,7 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         frames = info.animation?.frameCount ?? 1
         loopCount = info.animation?.loopCount
         durationMs = info.animation?.duration.map { Int(($0 / .milliseconds(1)).rounded()) }
+        warnings = info.metadata.warnings.isEmpty ? nil : info.metadata.warnings.map(\.codeAndMessage)
     }
 
     /// One line for people, such as
@@ -74,6 +78,7 @@ struct InfoRecord: Encodable, Sendable, Hashable {
             let length = durationMs.map { ", \(Self.decimal(Double($0) / 1000)) s" } ?? ""
             parts.append("\(frames) frames\(length)" + (loops.isEmpty ? "" : ", \(loops)"))
         }
+        if let warnings { parts.append("warnings: " + warnings.joined(separator: "; ")) }
         return "\(path): " + parts.joined(separator: ", ")
     }
 

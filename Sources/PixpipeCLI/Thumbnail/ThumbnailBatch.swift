@@ -63,7 +63,7 @@ final class ThumbnailBatch: Sendable {
     var elapsed: Double { Date().timeIntervalSince(start) }
 
     private enum Outcome {
-        case written(width: Int, height: Int, bytes: Int)
+        case written(width: Int, height: Int, bytes: Int, warnings: [DecodeWarning])
         case skipped
         case failed(String)
     }
@@ -85,7 +85,9 @@ final class ThumbnailBatch: Sendable {
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
             let data = try encoder.encode(thumbnail)
             try AtomicFileWriter.writeOutput(data, to: output)
-            return .written(width: thumbnail.width, height: thumbnail.height, bytes: data.count)
+            return .written(
+                width: thumbnail.width, height: thumbnail.height, bytes: data.count,
+                warnings: thumbnail.metadata.warnings)
         } catch {
             return .failed(String(describing: error))
         }
@@ -96,8 +98,10 @@ final class ThumbnailBatch: Sendable {
         state.withLock { state in
             if showsProgress { console.errorText(ProgressBar.clear) }
             switch outcome {
-            case .written(let width, let height, let bytes):
+            case .written(let width, let height, let bytes, let warnings):
                 state.counts.written += 1
+                // As `convert` does: benign warnings (and lenient ones) on stderr, the file still written.
+                for warning in warnings { console.warning("\(job.input): \(warning)") }
                 if settings.json, let output = job.output {
                     console.printLine(
                         encoder.line(

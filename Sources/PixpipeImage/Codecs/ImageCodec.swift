@@ -7,6 +7,15 @@ import Foundation
 /// format is one folder under `Codecs/` with a type conforming to this protocol, plus one entry in that
 /// table. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
 /// defaults below say what a codec without a decoder or an encoder does.
+///
+/// Strictness: a decoding codec keeps ONE warning table beside it (`Codecs/<Format>/<Format>WarningTable.swift`,
+/// like `JPEGWarningTable` and `PNGWarningTable`): every problem its library reports, keyed by the
+/// library's own code (or, without codes, its error path and position), maps to a ``WarningRule`` (kind,
+/// stable short code `<format>-<what>`, reason). The decoder turns each report into a ``DecodeWarning``
+/// through its rule, puts every warning in the metadata, and calls ``DecodeOptions/enforce(_:format:)``
+/// after each step, which throws in strict mode only for `.truncated` and `.corrupt` warnings; `.benign`
+/// ones (the image is whole) never throw. ``info(_:)`` fills the warnings the header already shows.
+/// Each row also goes into the README's "Strictness" table with its reason.
 protocol ImageCodec: Sendable {
     /// The format this codec reads and writes.
     var format: ImageFormat { get }

@@ -51,7 +51,13 @@ public struct ImageMetadata: Sendable, Hashable {
     }
 }
 
-/// A problem a decoder worked around instead of failing (lenient mode only).
+/// A problem a decoder worked around instead of failing, named by a row of its codec's warning table.
+///
+/// Two kinds of problem: those that lose pixels or make them doubtful (``Kind/truncated`` and
+/// ``Kind/corrupt``: strict decoding throws them, lenient decoding keeps what it could decode with the
+/// warning) and ``Kind/benign`` ones (an anomaly around a whole image: both modes decode, and record it).
+/// ``code`` is stable (`jpeg-extraneous-bytes`, `png-ancillary-crc`); the README's "Strictness" section
+/// lists every code with its reason.
 public struct DecodeWarning: Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it was.
     public enum Kind: String, Sendable, Hashable {
@@ -59,19 +65,38 @@ public struct DecodeWarning: Sendable, Hashable, CustomStringConvertible {
         case truncated
         /// The data was damaged but decoding went on.
         case corrupt
+        /// An anomaly that changes no pixel (junk between segments, a bad ICC marker, data after the last
+        /// row, a damaged ancillary chunk): the image is whole, in strict mode too.
+        case benign
     }
 
     /// What kind of problem it was.
     public var kind: Kind
+    /// The stable short code of the codec table's row (`jpeg-extraneous-bytes`), for scripts and the manifest.
+    public var code: String
     /// The codec library's own message.
     public var message: String
 
-    /// A warning.
-    public init(kind: Kind, message: String) {
+    /// A warning of `kind`, named `code`, with the library's `message`.
+    public init(kind: Kind, code: String, message: String) {
         self.kind = kind
+        self.code = code
         self.message = message
     }
 
-    /// `kind: message`.
-    public var description: String { "\(kind.rawValue): \(message)" }
+    /// A warning outside any codec table; its code is the kind's name (`truncated`, `corrupt`, `benign`).
+    public init(kind: Kind, message: String) {
+        self.init(kind: kind, code: kind.rawValue, message: message)
+    }
+
+    /// Whether the problem lost pixels or made them doubtful: what strict decoding refuses.
+    public var losesPixels: Bool { kind != .benign }
+
+    /// `kind: message`, or `kind code: message` when the code says more than the kind.
+    public var description: String {
+        code == kind.rawValue ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) \(code): \(message)"
+    }
+
+    /// `code: message`: the form the download manifest stores.
+    public var codeAndMessage: String { "\(code): \(message)" }
 }

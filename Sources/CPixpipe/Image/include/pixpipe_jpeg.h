@@ -26,12 +26,35 @@ enum {
     PXP_JPEG_ERROR_INTERNAL = 4,
 };
 
-/// Kinds of recorded warnings.
+/// libjpeg's warning codes (`JWRN_*` in jerror.h), renamed one for one so Swift needs nothing from
+/// libjpeg's headers. What each means for the pixels is decided in Swift (`JPEGWarningTable`), not here.
 enum {
-    /// The data ended early; libjpeg filled the rest.
-    PXP_JPEG_WARNING_TRUNCATED = 1,
-    /// The data was damaged; libjpeg went on.
-    PXP_JPEG_WARNING_CORRUPT = 2,
+    /// A warning code this list does not name.
+    PXP_JPEG_WARNING_OTHER = 0,
+    PXP_JPEG_WARNING_ADOBE_XFORM = 1,
+    PXP_JPEG_WARNING_ARITH_BAD_CODE = 2,
+    PXP_JPEG_WARNING_BOGUS_PROGRESSION = 3,
+    PXP_JPEG_WARNING_EXTRANEOUS_DATA = 4,
+    PXP_JPEG_WARNING_HIT_MARKER = 5,
+    PXP_JPEG_WARNING_HUFF_BAD_CODE = 6,
+    PXP_JPEG_WARNING_JFIF_MAJOR = 7,
+    PXP_JPEG_WARNING_JPEG_EOF = 8,
+    PXP_JPEG_WARNING_MUST_RESYNC = 9,
+    PXP_JPEG_WARNING_NOT_SEQUENTIAL = 10,
+    PXP_JPEG_WARNING_TOO_MUCH_DATA = 11,
+    PXP_JPEG_WARNING_BOGUS_ICC = 12,
+    /// How many codes there are.
+    PXP_JPEG_WARNING_CODES = 13,
+};
+
+/// Where in the stream a warning was found.
+enum {
+    /// Between marker segments: in the header, between scans, before EOI.
+    PXP_JPEG_PLACE_SEGMENTS = 0,
+    /// Inside a scan's entropy-coded data (junk before an RSTn marker, between restart intervals).
+    PXP_JPEG_PLACE_SCAN_DATA = 1,
+    /// How many places there are.
+    PXP_JPEG_PLACES = 2,
 };
 
 /// Colour spaces, for the source (`jpeg_color_space`), the decoder's output and the encoder's input.
@@ -104,12 +127,17 @@ int pxp_jpeg_decoder_finish(pxp_jpeg_decoder *decoder);
 int pxp_jpeg_decoder_error_kind(const pxp_jpeg_decoder *decoder);
 /// libjpeg's message for the last failure.
 const char *pxp_jpeg_decoder_error_message(const pxp_jpeg_decoder *decoder);
-/// How many corrupt-data or truncation warnings libjpeg emitted so far.
+/// How many warnings libjpeg emitted so far (trace messages are not counted).
 int pxp_jpeg_decoder_warning_count(const pxp_jpeg_decoder *decoder);
-/// Kind (PXP_JPEG_WARNING_*) of warning `index`, for index < min(count, PXP_JPEG_MAX_WARNINGS).
-int pxp_jpeg_decoder_warning_kind(const pxp_jpeg_decoder *decoder, int index);
+/// Code (PXP_JPEG_WARNING_*) of warning `index`, for index < min(count, PXP_JPEG_MAX_WARNINGS).
+int pxp_jpeg_decoder_warning_code(const pxp_jpeg_decoder *decoder, int index);
+/// Place (PXP_JPEG_PLACE_*) of warning `index`.
+int pxp_jpeg_decoder_warning_place(const pxp_jpeg_decoder *decoder, int index);
 /// Message of warning `index`.
 const char *pxp_jpeg_decoder_warning_message(const pxp_jpeg_decoder *decoder, int index);
+/// How many warnings of `code` at `place` were emitted, kept or not: so a warning past the kept ones
+/// is still seen.
+int pxp_jpeg_decoder_warning_tally(const pxp_jpeg_decoder *decoder, int code, int place);
 
 /// Frees memory returned by this shim.
 void pxp_jpeg_free(void *pointer);
@@ -127,6 +155,7 @@ typedef struct pxp_jpeg_settings {
     int quality;  // 1...100
     int progressive;
     int optimize_coding;
+    int restart_rows;  // MCU rows between RSTn markers; 0 = none
     int luma_h_sampling;  // 1 or 2: 2,2 is 4:2:0, 2,1 is 4:2:2, 1,1 is 4:4:4
     int luma_v_sampling;
     int density_unit;  // 0 = write no density, 1 = dots per inch

@@ -88,6 +88,23 @@ const char *pxp_png_decoder_message(const pxp_png_decoder *decoder);
 const char *pxp_png_decoder_warning(const pxp_png_decoder *decoder);
 int pxp_png_decoder_warning_count(const pxp_png_decoder *decoder);
 
+// libpng has no message codes. What identifies a read warning is its path (`png_warning`, or
+// `png_benign_error`, which the decoder makes a warning; an ancillary chunk's CRC mismatch is one too) and
+// the chunk being read (`png_get_io_chunk_type`). The decoder records warnings by chunk; what each means
+// for the pixels is decided in Swift (`PNGWarningTable`), not here.
+
+/// The most distinct chunk types whose warnings are recorded; past it the decoder only says it overflowed.
+#define PXP_PNG_MAX_WARNING_KINDS 32
+
+/// How many distinct chunk types libpng warned about, at most PXP_PNG_MAX_WARNING_KINDS.
+int pxp_png_decoder_warning_kinds(const pxp_png_decoder *decoder);
+/// 1 when more distinct chunk types came than were recorded.
+int pxp_png_decoder_warning_overflow(const pxp_png_decoder *decoder);
+/// The chunk type (four ASCII bytes, big-endian), warning count and first message of recorded kind `index`.
+uint32_t pxp_png_decoder_warning_chunk(const pxp_png_decoder *decoder, int index);
+int pxp_png_decoder_warning_repeats(const pxp_png_decoder *decoder, int index);
+const char *pxp_png_decoder_warning_message(const pxp_png_decoder *decoder, int index);
+
 /// Reads the signature and every chunk up to the first IDAT; fills `info`.
 pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info);
 /// Sets the transforms that give stored samples: palette and tRNS to alpha, low-bit gray to 8 bits by

@@ -27,14 +27,14 @@ struct JPEGCodec: ImageCodec {
 
     /// A 1/8 decode: libjpeg still entropy-decodes every coefficient, so truncation and damage are seen,
     /// but skips most of the inverse DCT and colour work. The pixel limit keeps its meaning (the image's
-    /// full size), though the check decodes far fewer pixels.
+    /// full size), though the check decodes far fewer pixels. The warnings are the whole decode's.
     func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
         let reader = try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
-        let info = try JPEGDecoder.info(reader)
+        var info = try JPEGDecoder.info(reader)
         try options.checkPixels(width: info.width, height: info.height)
         var reduced = options
         reduced.jpegScale = .eighths(1)
-        _ = try JPEGDecoder.decode(reader, options: reduced)
+        info.metadata.warnings = try JPEGDecoder.decode(reader, options: reduced).metadata.warnings
         return info
     }
 

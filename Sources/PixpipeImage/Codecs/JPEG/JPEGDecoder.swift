@@ -14,8 +14,7 @@ enum JPEGDecoder {
 
     /// Decodes from a reader that has read the header and nothing more.
     static func decode(_ reader: JPEGReader, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-        let strict = options.strictness == .strict
-        if strict { try reader.throwIfWarned() }
+        try options.enforce(reader.warnings, format: .jpeg)
         try checkPrecision(reader)
         var metadata = reader.metadata()
         let numerator = options.jpegScale.numerator(width: Int(reader.header.width), height: Int(reader.header.height))
@@ -26,7 +25,7 @@ enum JPEGDecoder {
         guard width > 0, height > 0 else { throw .corrupt(format: .jpeg, reason: "image has no pixels") }
 
         _ = try reader.start()
-        if strict { try reader.throwIfWarned() }
+        try options.enforce(reader.warnings, format: .jpeg)
         let format = reader.outputPixelFormat
         // Every byte is written by the decoder before the array is used, so it is not zeroed first: that
         // would be one more pass over the whole image (about 4% of a full-size decode).
@@ -37,10 +36,10 @@ enum JPEGDecoder {
             HugePageAdvice.advise(raw)
             do throws(ImageDecodingError) {
                 if space == .cmyk {
-                    try readCMYKRows(reader, into: raw, width: width, height: height, strict: strict)
+                    try readCMYKRows(reader, into: raw, width: width, height: height, options: options)
                 } else {
                     try readRows(
-                        reader, into: raw, stride: width * format.bytesPerPixel, height: height, strict: strict)
+                        reader, into: raw, stride: width * format.bytesPerPixel, height: height, options: options)
                 }
                 initializedCount = byteCount
             } catch {
@@ -54,16 +53,18 @@ enum JPEGDecoder {
             try reader.finish()
         } catch {
             // Every row is already decoded: in lenient mode a damaged tail is only worth a warning.
-            if strict { throw error }
-            metadata.warnings.append(DecodeWarning(kind: .corrupt, message: error.description))
+            if options.strictness == .strict { throw error }
+            metadata.warnings.append(JPEGWarningTable.damagedTail.warning(error.description))
         }
-        if strict { try reader.throwIfWarned() }
+        try options.enforce(reader.warnings, format: .jpeg)
         metadata.warnings = reader.warnings + metadata.warnings
         image.metadata = metadata
         return image
     }
 
-    /// Reads the header only: size, pixel format and metadata, without decompressing.
+    /// Reads the header only: size, pixel format and metadata, without decompressing. The metadata's
+    /// warnings are those of the header and the ICC segments; scan data is not read, so junk before RSTn,
+    /// damaged entropy-coded data, junk before EOI and truncation past the header are not seen.
     static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         try info(JPEGReader(bytes: bytes, pixelLimit: nil))
     }
@@ -71,9 +72,11 @@ enum JPEGDecoder {
     /// What the header of `reader` says; the reader can still decode afterwards.
     static func info(_ reader: JPEGReader) throws(ImageDecodingError) -> ImageInfo {
         try checkPrecision(reader)
+        var metadata = reader.metadata()
+        metadata.warnings = reader.warnings
         return ImageInfo(
             format: .jpeg, width: Int(reader.header.width), height: Int(reader.header.height),
-            pixelFormat: reader.outputPixelFormat, metadata: reader.metadata())
+            pixelFormat: reader.outputPixelFormat, metadata: metadata)
     }
 
     /// Refuses what the 8-bit library would misread; Debian's build already stops 12-bit in the header.
@@ -84,7 +87,8 @@ enum JPEGDecoder {
 
     /// Decodes gray or RGB rows straight into `pixels`, every row of it.
     private static func readRows(
-        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, stride: Int, height: Int, strict: Bool
+        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, stride: Int, height: Int,
+        options: DecodeOptions
     ) throws(ImageDecodingError) {
         while reader.nextRow < height {
             let row = reader.nextRow
@@ -93,13 +97,14 @@ enum JPEGDecoder {
             if try reader.readRows(into: window, stride: stride, count: count) == 0 {
                 throw .corrupt(format: .jpeg, reason: "decoder produced no rows")
             }
-            if strict { try reader.throwIfWarned() }
+            try options.enforce(reader.warnings, format: .jpeg)
         }
     }
 
     /// Decodes CMYK rows into a scratch buffer and converts each batch to RGB into `pixels`, every row of it.
     private static func readCMYKRows(
-        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int, strict: Bool
+        _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int,
+        options: DecodeOptions
     ) throws(ImageDecodingError) {
         let inverted = reader.header.saw_adobe != 0
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * rowsPerBatch, alignment: 1)
@@ -112,7 +117,7 @@ enum JPEGDecoder {
                 rebasing: pixels[(row * width * 3)..<((row + read) * width * 3)])
             CMYKConverter.convert(
                 UnsafeRawBufferPointer(scratch), into: target, pixelCount: width * read, inverted: inverted)
-            if strict { try reader.throwIfWarned() }
+            try options.enforce(reader.warnings, format: .jpeg)
         }
     }
 }

@@ -27,6 +27,9 @@ public struct JPEGEncodeOptions: ImageEncodeOptions {
     public var includesICCProfile: Bool
     /// Write the image's EXIF block (APP1) when it has one, with its orientation.
     public var includesEXIF: Bool
+    /// MCU rows between restart markers (RSTn); 0 writes none. Internal: the tests build damaged
+    /// restart intervals from it.
+    var restartRows = 0
 
     /// Options; every argument has the documented default.
     public init(

@@ -64,12 +64,21 @@ final class JPEGReader {
         return EXIFReader.tiffBlock(app1Payload: UnsafeBufferPointer(start: payload, count: length))
     }
 
-    /// The ICC profile reassembled from APP2 markers, if present and well-formed.
+    /// The ICC profile, once read (`.some(nil)` when absent or malformed).
+    private var readProfile: [UInt8]??
+
+    /// The ICC profile reassembled from APP2 markers, if present and well-formed. Read once: libjpeg warns
+    /// about a malformed profile each time it is read, and one file should give one warning.
     func iccProfile() -> [UInt8]? {
+        if let readProfile { return readProfile }
         var length = 0
-        guard let profile = pxp_jpeg_decoder_copy_icc_profile(handle, &length) else { return nil }
-        defer { pxp_jpeg_free(profile) }
-        return Array(UnsafeBufferPointer(start: profile, count: length))
+        var profile: [UInt8]?
+        if let bytes = pxp_jpeg_decoder_copy_icc_profile(handle, &length) {
+            profile = Array(UnsafeBufferPointer(start: bytes, count: length))
+            pxp_jpeg_free(bytes)
+        }
+        readProfile = .some(profile)
+        return profile
     }
 
     /// Sets the scale (`scaleNumerator`/8) and output space; returns the output size.
@@ -109,31 +118,32 @@ final class JPEGReader {
         guard pxp_jpeg_decoder_finish(handle) == PXP_JPEG_OK else { throw failure() }
     }
 
-    /// The truncation and corrupt-data warnings libjpeg emitted so far (the first few, plus a count).
+    /// Every warning libjpeg emitted so far, classified by ``JPEGWarningTable``: the first few with their
+    /// messages, then one per code and place for those past them, so none goes unseen.
     var warnings: [DecodeWarning] {
         let count = Int(pxp_jpeg_decoder_warning_count(handle))
         var warnings: [DecodeWarning] = []
+        var kept: [JPEGWarningTable.Key: Int] = [:]
         for index in 0..<min(count, Int(PXP_JPEG_MAX_WARNINGS)) {
-            let kind: DecodeWarning.Kind =
-                pxp_jpeg_decoder_warning_kind(handle, Int32(index)) == PXP_JPEG_WARNING_TRUNCATED
-                ? .truncated : .corrupt
+            let key = JPEGWarningTable.Key(
+                code: pxp_jpeg_decoder_warning_code(handle, Int32(index)),
+                place: pxp_jpeg_decoder_warning_place(handle, Int32(index)))
             let message = String(cString: pxp_jpeg_decoder_warning_message(handle, Int32(index)))
-            warnings.append(DecodeWarning(kind: kind, message: message))
+            warnings.append(JPEGWarningTable.rule(code: key.code, place: key.place).warning(message))
+            kept[key, default: 0] += 1
         }
-        if count > Int(PXP_JPEG_MAX_WARNINGS) {
-            let more = count - Int(PXP_JPEG_MAX_WARNINGS)
-            warnings.append(DecodeWarning(kind: .corrupt, message: "\(more) more warnings"))
+        guard count > Int(PXP_JPEG_MAX_WARNINGS) else { return warnings }
+        for code in 0..<Int32(PXP_JPEG_WARNING_CODES) {
+            for place in 0..<Int32(PXP_JPEG_PLACES) {
+                let more =
+                    Int(pxp_jpeg_decoder_warning_tally(handle, code, place))
+                    - kept[JPEGWarningTable.Key(code: code, place: place), default: 0]
+                guard more > 0 else { continue }
+                let rule = JPEGWarningTable.rule(code: code, place: place)
+                warnings.append(rule.warning("\(more) more warnings (\(rule.code))"))
+            }
         }
         return warnings
-    }
-
-    /// Throws the first warning as an error: what strict decoding does with damaged data.
-    func throwIfWarned() throws(ImageDecodingError) {
-        guard let first = warnings.first else { return }
-        switch first.kind {
-        case .truncated: throw .truncated(format: .jpeg, reason: first.message)
-        case .corrupt: throw .corrupt(format: .jpeg, reason: first.message)
-        }
     }
 
     /// The typed error for the step that just failed.

@@ -26,6 +26,7 @@ final class JPEGWriter {
         settings.quality = Int32(options.quality)
         settings.progressive = options.progressive ? 1 : 0
         settings.optimize_coding = options.optimizesHuffmanTables ? 1 : 0
+        settings.restart_rows = Int32(clamping: options.restartRows)
         switch options.chromaSubsampling {
         case .s444: (settings.luma_h_sampling, settings.luma_v_sampling) = (1, 1)
         case .s422: (settings.luma_h_sampling, settings.luma_v_sampling) = (2, 1)

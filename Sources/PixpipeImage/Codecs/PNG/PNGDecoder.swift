@@ -10,10 +10,11 @@ enum PNGDecoder {
     /// Decodes a whole PNG; the pixel limit is checked against the header before any pixel buffer exists.
     ///
     /// In lenient mode, damage or truncation in the image data gives the rows decoded so far (missing
-    /// rows zero) with a ``DecodeWarning``; damage before the image data always throws. Far more
-    /// compressed data after the last row than a stream's end (a decompression bomb behind a small
-    /// image) is refused without inflating it: strict mode throws, lenient mode keeps the complete rows
-    /// with a warning but loses any metadata chunk stored after the image data.
+    /// rows zero) with a ``DecodeWarning``; damage before the image data always throws. What libpng warns
+    /// about is classified by ``PNGWarningTable``: benign anomalies (a damaged ancillary chunk, data after
+    /// the last row) decode in both modes with a warning. Far more compressed data after the last row than
+    /// a stream's end (a decompression bomb behind a small image) is not inflated: the complete rows are
+    /// kept with a benign warning, but any metadata chunk stored after the image data is lost.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let reader = try PNGReader(bytes: bytes)
         return try decode(reader, header: reader.readHeader(), options: options)
@@ -24,6 +25,7 @@ enum PNGDecoder {
         throws(ImageDecodingError) -> Image
     {
         try options.checkPixels(width: header.width, height: header.height)
+        try options.enforce(reader.warnings, format: .png)
         let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
         guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
             throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
@@ -49,33 +51,36 @@ enum PNGDecoder {
             }
             initializedCount = byteCount
         }
-        if var pixelFailure {
+        if let pixelFailure {
             guard options.strictness == .lenient else { throw pixelFailure.error }
-            pixelFailure.isAfterLastRow = reader.stoppedAfterLastRow
             warnings.append(pixelFailure.warning(height: header.height, isInterlaced: header.isInterlaced))
         } else {
             do {
-                chunks = try reader.readEnd()
+                if let end = try reader.readEnd() { chunks = end }
             } catch {
                 guard options.strictness == .lenient else { throw error }
                 warnings.append(PNGDecoder.RowFailure(error: error, rowsRead: header.height).warning())
             }
         }
 
+        try options.enforce(reader.warnings, format: .png)
         var metadata = baseMetadata(header)
         chunks.apply(to: &metadata)
-        metadata.warnings = warnings
+        metadata.warnings = reader.warnings + warnings
         return Image(
             width: header.width, height: header.height, pixelFormat: output.pixelFormat, pixels: pixels,
             metadata: metadata)
     }
 
-    /// Reads the header and the chunks before the image data, without decoding pixels.
+    /// Reads the header and the chunks before the image data, without decoding pixels. The metadata's
+    /// warnings are those of the chunks before the image data; the image data and what follows it are not
+    /// read, so damage there, data after the last row and a damaged late chunk are not seen.
     static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         let reader = try PNGReader(bytes: bytes)
         let header = try reader.readHeader()
         var metadata = baseMetadata(header)
         header.chunks.apply(to: &metadata)
+        metadata.warnings = reader.warnings
         return ImageInfo(
             format: .png, width: header.width, height: header.height, pixelFormat: defaultPixelFormat(header),
             metadata: metadata)

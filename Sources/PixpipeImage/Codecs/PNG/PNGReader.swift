@@ -48,7 +48,11 @@ final class PNGReader {
 
     /// Whether reading stopped after the last row because far more compressed image data followed it
     /// than a valid stream's end: the rows are complete, the chunks after the image data were not read.
+    /// Not an error (see ``PNGWarningTable/excessAfterLastRow``); ``readEnd()`` then reads nothing.
     private(set) var stoppedAfterLastRow = false
+
+    /// The message of the stop after the last row, kept for its warning.
+    private var stopMessage = ""
 
     /// A reader over `bytes`, which must outlive it.
     init(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) {
@@ -114,8 +118,10 @@ final class PNGReader {
         try check(status)
     }
 
-    /// Reads the chunks after the image data up to IEND; returns the metadata chunks, late ones included.
-    func readEnd() throws(ImageDecodingError) -> PNGMetadataChunks {
+    /// Reads the chunks after the image data up to IEND; returns the metadata chunks, late ones included,
+    /// or `nil` when reading stopped after the last row (``stoppedAfterLastRow``).
+    func readEnd() throws(ImageDecodingError) -> PNGMetadataChunks? {
+        guard !stoppedAfterLastRow else { return nil }
         var info = pxp_png_info()
         try check(pxp_png_read_end(decoder, &info))
         return PNGMetadataChunks(info)
@@ -125,11 +131,29 @@ final class PNGReader {
         switch status {
         case PXP_PNG_OK: return
         case PXP_PNG_EXCESS_DATA:
+            // Every row is stored: the stop is a benign warning, and libpng is not called again.
             stoppedAfterLastRow = true
-            throw .corrupt(format: .png, reason: message)
+            stopMessage = message
         case PXP_PNG_TRUNCATED: throw .truncated(format: .png, reason: message)
         default: throw .corrupt(format: .png, reason: message)
         }
+    }
+
+    /// Every warning libpng gave so far and the stop after the last row, classified by ``PNGWarningTable``:
+    /// one per chunk type, with a count when it repeated.
+    var warnings: [DecodeWarning] {
+        var warnings: [DecodeWarning] = []
+        for index in 0..<pxp_png_decoder_warning_kinds(decoder) {
+            let rule = PNGWarningTable.rule(chunk: pxp_png_decoder_warning_chunk(decoder, index))
+            let message = String(cString: pxp_png_decoder_warning_message(decoder, index))
+            let repeats = Int(pxp_png_decoder_warning_repeats(decoder, index))
+            warnings.append(rule.warning(repeats > 1 ? "\(message) (\(repeats) times)" : message))
+        }
+        if pxp_png_decoder_warning_overflow(decoder) != 0 {
+            warnings.append(PNGWarningTable.overflow.warning("more distinct libpng warnings than recorded"))
+        }
+        if stoppedAfterLastRow { warnings.append(PNGWarningTable.excessAfterLastRow.warning(stopMessage)) }
+        return warnings
     }
 
     private var message: String {

@@ -15,6 +15,7 @@ struct PNGStreamingResizer {
     ///
     /// In lenient mode damaged or truncated image data gives zero rows from the failure on, with a warning.
     func resize(toWidth width: Int, height: Int) throws(ImageDecodingError) -> Image {
+        try DecodeOptions(strictness: options.strictness).enforce(reader.warnings, format: .png)
         let output = try reader.prepareOutput(keeps16Bit: false)
         guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
             throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
@@ -37,18 +38,19 @@ struct PNGStreamingResizer {
         var chunks = header.chunks
         if let failure = rows.failure {
             guard options.strictness == .lenient else { throw failure.error }
-            let rowFailure = PNGDecoder.RowFailure(
-                error: failure.error, rowsRead: failure.rowsRead, isAfterLastRow: reader.stoppedAfterLastRow)
+            let rowFailure = PNGDecoder.RowFailure(error: failure.error, rowsRead: failure.rowsRead)
             metadata.warnings.append(rowFailure.warning(height: header.height))
         } else {
             do {
-                chunks = try reader.readEnd()
+                if let end = try reader.readEnd() { chunks = end }
             } catch {
                 guard options.strictness == .lenient else { throw error }
                 metadata.warnings.append(PNGDecoder.RowFailure(error: error, rowsRead: header.height).warning())
             }
         }
+        try DecodeOptions(strictness: options.strictness).enforce(reader.warnings, format: .png)
         chunks.apply(to: &metadata)
+        metadata.warnings = reader.warnings + metadata.warnings
         image.metadata = metadata
         return image
     }

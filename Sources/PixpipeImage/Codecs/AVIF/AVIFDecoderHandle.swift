@@ -137,7 +137,9 @@ final class AVIFDecoderHandle {
         decoder = relaxed
         isStrict = false
         warnings.append(
-            DecodeWarning(kind: .corrupt, message: "\(reason) (decoded with libavif's strict checks off)"))
+            DecodeWarning(
+                kind: .benign, code: "avif-strict-only",
+                message: "\(reason) (decoded with libavif's strict checks off)"))
         let result = try setMemoryAndParse()
         guard result == AVIF_RESULT_OK else { throw failure(result) }
     }

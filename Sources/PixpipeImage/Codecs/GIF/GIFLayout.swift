@@ -96,7 +96,9 @@ struct GIFLayout {
         switch ending {
         case .trailer: nil
         case .missingTrailer:
-            DecodeWarning(kind: .truncated, message: "the file ends without its trailer after its last whole frame")
+            DecodeWarning(
+                kind: .benign, code: "gif-missing-trailer",
+                message: "the file ends without its trailer after its last whole frame")
         case .failed(let error): Self.warning(for: error)
         }
     }

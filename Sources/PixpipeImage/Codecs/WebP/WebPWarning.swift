@@ -17,8 +17,9 @@ enum WebPWarning {
     /// The warning with `message`.
     func warning(_ message: String) -> DecodeWarning {
         switch self {
-        case .trailingData, .riffSizeTooLarge: DecodeWarning(kind: .corrupt, message: "benign: \(message)")
-        case .truncatedData: DecodeWarning(kind: .truncated, message: message)
+        case .trailingData: DecodeWarning(kind: .benign, code: "webp-trailing-data", message: message)
+        case .riffSizeTooLarge: DecodeWarning(kind: .benign, code: "webp-riff-size", message: message)
+        case .truncatedData: DecodeWarning(kind: .truncated, code: "webp-truncated", message: message)
         }
     }
 }

@@ -7,7 +7,7 @@ import Pixpipe
 
 /// README: "Decode, orient, resize, encode".
 func imageSnippet(path: String) throws -> Data {
-    let image = try Image(contentsOfFile: path)  // PNG or JPEG, sniffed from the bytes
+    let image = try Image(contentsOfFile: path)  // any format below, sniffed from the bytes
     print(image.width, image.height, image.pixelFormat, image.metadata.orientation)
     let upright = image.applyingOrientation()  // the EXIF orientation, applied exactly
     let small = try upright.resized(width: upright.width / 4, height: upright.height / 4)  // Lanczos-3
@@ -22,6 +22,15 @@ func limitsSnippet(data: Data) throws -> Image {
     let image = try Image(data: data, options: options)
     for warning in image.metadata.warnings { print("warning:", warning) }
     return image
+}
+
+/// README: animations, frame by frame, re-encoded as an animated WebP.
+func animationSnippet(gif: Data) throws -> Data {
+    let reader = try AnimationReader(data: gif)
+    var frames: [AnimationFrame] = []
+    while let frame = try reader.nextFrame() { frames.append(frame) }  // frame.image, frame.duration
+    let webp = try ImageEncoding.webp.encodeAnimation(frames, loopCount: reader.loopCount)
+    return webp
 }
 
 /// README: "Processing as values".

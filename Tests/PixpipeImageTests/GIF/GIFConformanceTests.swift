@@ -7,30 +7,8 @@ import Testing
 /// rendering's samples exactly (`gif/references.tsv`, RGBA SHA-256).
 @Suite(.enabled(if: Corpora.isAvailable, "PIXPIPE_CORPORA is not set"))
 struct GIFConformanceTests {
-    /// One line of `references.tsv`.
-    struct Reference: Sendable, CustomStringConvertible {
-        var file: String
-        var frame: Int
-        var width: Int
-        var height: Int
-        var sha256: String
-
-        var description: String { "\(file)#\(frame)" }
-    }
-
     /// Every frame's reference, in file order.
-    static let references: [Reference] = {
-        guard Corpora.isAvailable,
-            let text = try? String(contentsOfFile: Corpora.path("gif", "references.tsv"), encoding: .utf8)
-        else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
-            let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 7, let frame = Int(fields[1]), let width = Int(fields[2]),
-                let height = Int(fields[3])
-            else { return nil }
-            return Reference(file: fields[0], frame: frame, width: width, height: height, sha256: fields[6])
-        }
-    }()
+    static let references = SampleReference.load("gif")
 
     /// The files the references name.
     static let files = Array(Set(references.map(\.file))).sorted()
@@ -53,7 +31,7 @@ struct GIFConformanceTests {
         for (frame, reference) in zip(frames, expected) {
             #expect(frame.index == reference.frame)
             #expect(frame.image.width == reference.width && frame.image.height == reference.height)
-            #expect(SampleDigest.rgba8(frame.image) == reference.sha256, "\(reference)")
+            #expect(SampleDigest.rgba8(frame.image) == reference.digest, "\(reference)")
             #expect(frame.image.metadata.warnings.isEmpty)
         }
     }
@@ -63,7 +41,7 @@ struct GIFConformanceTests {
         let path = Corpora.path("gif", file)
         let image = try Image(contentsOfFile: path)
         let first = try #require(Self.references.first { $0.file == file && $0.frame == 0 })
-        #expect(SampleDigest.rgba8(image) == first.sha256)
+        #expect(SampleDigest.rgba8(image) == first.digest)
         #expect(image.metadata.sourceFormat == .gif)
         let info = try Image.info(contentsOfFile: path)
         #expect(info.format == .gif && info.width == first.width && info.height == first.height)

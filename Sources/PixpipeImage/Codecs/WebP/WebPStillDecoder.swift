@@ -35,15 +35,8 @@ enum WebPStillDecoder {
         _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: DecodeOptions,
         scaled: (width: Int, height: Int)?, warnings: [DecodeWarning]
     ) throws(ImageDecodingError) -> Image {
-        var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfig(&config) != 0 else {
-            throw .corrupt(format: .webp, reason: "libwebp version mismatch")
-        }
+        var config = try configuration(for: bytes)
         let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let featureStatus = WebPGetFeatures(input, bytes.count, &config.input)
-        guard featureStatus == VP8_STATUS_OK else {
-            throw WebPStatus.error(featureStatus, context: "cannot read the WebP header")
-        }
         let width = scaled?.width ?? Int(config.input.width)
         let height = scaled?.height ?? Int(config.input.height)
         try options.checkPixels(width: width, height: height)
@@ -96,15 +89,8 @@ enum WebPStillDecoder {
     static func decodePartial(
         _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: DecodeOptions
     ) throws(ImageDecodingError) -> Image {
-        var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfig(&config) != 0 else {
-            throw .corrupt(format: .webp, reason: "libwebp version mismatch")
-        }
+        var config = try configuration(for: bytes)
         let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let featureStatus = WebPGetFeatures(input, bytes.count, &config.input)
-        guard featureStatus == VP8_STATUS_OK else {
-            throw WebPStatus.error(featureStatus, context: "cannot read the WebP header")
-        }
         let width = Int(config.input.width)
         let height = Int(config.input.height)
         try options.checkPixels(width: width, height: height)
@@ -144,6 +130,18 @@ enum WebPStillDecoder {
                 WebPWarning.truncatedData.warning("the data ends after \(rowsDecoded) of \(height) rows")
             ]
         return Image(width: width, height: height, pixelFormat: pixelFormat, pixels: pixels, metadata: metadata)
+    }
+
+    /// A decoder configuration with libwebp's defaults and the bitstream's features read from `bytes`.
+    private static func configuration(for bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> WebPDecoderConfig
+    {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else {
+            throw .corrupt(format: .webp, reason: "libwebp version mismatch")
+        }
+        let status = WebPGetFeatures(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &config.input)
+        guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, context: "cannot read the WebP header") }
+        return config
     }
 
     /// The metadata every WebP decode starts from.

@@ -188,3 +188,24 @@ struct WebPCodecTests {
         #expect(animated.width == 8 && animated.height == 5)
     }
 }
+
+/// Animated WebP files cut short.
+struct WebPAnimationTruncationTests {
+    @Test("A cut animation is an error in strict mode; lenient mode keeps the whole frames, the last warned")
+    func cutAnimation() throws {
+        let data = try WebPCodecTests.animation()
+        let whole = try AnimationReader(data: data).allFrames()
+        var sawPartial = false
+        for length in stride(from: 40, to: data.count - 1, by: 3) {
+            let cut = data.prefix(length)
+            #expect(throws: ImageDecodingError.self, "cut at \(length)") { try AnimationReader(data: cut).allFrames() }
+            guard let frames = try? AnimationReader(data: cut, options: DecodeOptions(strictness: .lenient)).allFrames()
+            else { continue }
+            #expect(!frames.isEmpty && frames.count < 3, "cut at \(length)")
+            #expect(frames.map(\.image.pixels) == whole.prefix(frames.count).map(\.image.pixels))
+            #expect(frames.last?.image.metadata.warnings.map(\.code) == ["webp-truncated"])
+            sawPartial = true
+        }
+        #expect(sawPartial)
+    }
+}

@@ -18,11 +18,25 @@ final class WebPAnimationDecoder: FrameDecoder {
     private let metadata: ImageMetadata
     private var nextIndex = 0
     private var previousTimestamp: Int32 = 0
+    /// For a file cut short (lenient mode): how many frames are whole, and the warning the last one carries.
+    private var wholeFrameCount: Int?
+    private var truncationWarning: DecodeWarning?
 
     /// Opens `data`, whose container `container` describes; the limits were checked by the caller.
-    init(_ data: Data, container: WebPContainer) throws(ImageDecodingError) {
-        guard container.isComplete else {
-            throw .truncated(format: .webp, reason: "the animation ends before its last frame")
+    ///
+    /// A file cut short is an error in strict mode; in lenient mode the animation ends after its last whole
+    /// frame, which carries a warning.
+    init(_ data: Data, container: WebPContainer, options: DecodeOptions) throws(ImageDecodingError) {
+        var data = data
+        var warnings = container.warnings
+        if !container.isComplete {
+            let cut = ImageDecodingError.truncated(format: .webp, reason: "the animation ends before its last frame")
+            guard options.strictness == .lenient, let whole = Self.wholeFrames(of: data) else { throw cut }
+            data = whole.data
+            truncationWarning = WebPWarning.truncatedData.warning(
+                "the data ends inside frame \(whole.frames + 1) of \(container.frameCount); kept the \(whole.frames) before it"
+            )
+            wholeFrameCount = whole.frames
         }
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         _ = data.copyBytes(to: bytes)
@@ -44,8 +58,38 @@ final class WebPAnimationDecoder: FrameDecoder {
         frameCount = container.frameCount
         loopCount = container.loopCount
         var metadata = WebPStillDecoder.baseMetadata(container)
-        metadata.warnings = container.warnings
+        metadata.warnings = warnings
         self.metadata = metadata
+    }
+
+    /// The file up to the end of its last whole frame, with its RIFF size set to match, and that frame count;
+    /// `nil` when not even the first frame is whole.
+    private static func wholeFrames(of data: Data) -> (data: Data, frames: Int)? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> (data: Data, frames: Int)? in
+            guard let base = bytes.baseAddress else { return nil }
+            var input = WebPData(bytes: base.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+            var state = WEBP_DEMUX_PARSING_HEADER
+            guard let demux = WebPDemuxPartial(&input, &state) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            var iterator = WebPIterator()
+            var end = 0
+            var frames = 0
+            if WebPDemuxGetFrame(demux, 1, &iterator) != 0 {
+                repeat {
+                    guard iterator.complete != 0, let fragment = iterator.fragment.bytes else { break }
+                    // Chunks are padded to an even length.
+                    let fragmentEnd = UnsafeRawPointer(fragment) - base + iterator.fragment.size
+                    end = min(bytes.count, fragmentEnd + fragmentEnd % 2)
+                    frames += 1
+                } while WebPDemuxNextFrame(&iterator) != 0
+                WebPDemuxReleaseIterator(&iterator)
+            }
+            guard frames > 0 else { return nil }
+            var whole = Data(bytes[0..<end])
+            let riffSize = UInt32(end - 8).littleEndian
+            withUnsafeBytes(of: riffSize) { size in whole.replaceSubrange(4..<8, with: size) }
+            return (whole, frames)
+        }
     }
 
     deinit {
@@ -54,6 +98,7 @@ final class WebPAnimationDecoder: FrameDecoder {
     }
 
     func nextFrame() throws(ImageDecodingError) -> AnimationFrame? {
+        if let wholeFrameCount, nextIndex >= wholeFrameCount { return nil }
         guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
         var canvas: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
@@ -62,8 +107,9 @@ final class WebPAnimationDecoder: FrameDecoder {
         }
         let count = canvasWidth * canvasHeight * 4
         let pixels = [UInt8](UnsafeBufferPointer(start: canvas, count: count))
-        let image = Image(
+        var image = Image(
             width: canvasWidth, height: canvasHeight, pixelFormat: .rgba8, pixels: pixels, metadata: metadata)
+        if let truncationWarning, nextIndex + 1 == wholeFrameCount { image.metadata.warnings.append(truncationWarning) }
         let frame = AnimationFrame(
             index: nextIndex, image: image, duration: .milliseconds(Int(timestamp - previousTimestamp)))
         previousTimestamp = timestamp

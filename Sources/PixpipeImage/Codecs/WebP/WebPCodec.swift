@@ -44,7 +44,7 @@ struct WebPCodec: ImageCodec {
         guard container.isAnimated else {
             return try WebPStillDecoder.decode(bytes, container: container, options: options)
         }
-        let decoder = try WebPAnimationDecoder(Data(bytes), container: container)
+        let decoder = try WebPAnimationDecoder(Data(bytes), container: container, options: options)
         guard let first = try decoder.nextFrame() else {
             throw .corrupt(format: .webp, reason: "the animation has no frames")
         }
@@ -54,18 +54,17 @@ struct WebPCodec: ImageCodec {
     /// Every frame of an animation; a still image decoded at 1/8 size by libwebp's rescaler (the whole
     /// bitstream is still decoded, but the output is small).
     func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
-        let info = try self.info(bytes)
+        var info = try self.info(bytes)
         try options.checkPixels(width: info.width, height: info.height)
         let container = try WebPContainer(bytes)
         if container.isAnimated {
             try options.checkAnimation(width: info.width, height: info.height, frameCount: container.frameCount)
-            let decoder = try WebPAnimationDecoder(Data(bytes), container: container)
-            while try decoder.nextFrame() != nil {}
+            let decoder = try WebPAnimationDecoder(Data(bytes), container: container, options: options)
+            while let frame = try decoder.nextFrame() { info.metadata.warnings = frame.image.metadata.warnings }
         } else {
             let small = (width: max(1, info.width / 8), height: max(1, info.height / 8))
-            var strict = options
-            strict.strictness = .strict
-            _ = try WebPStillDecoder.decode(bytes, container: container, options: strict, scaledTo: small)
+            let image = try WebPStillDecoder.decode(bytes, container: container, options: options, scaledTo: small)
+            info.metadata.warnings = image.metadata.warnings
         }
         return info
     }
@@ -79,7 +78,7 @@ struct WebPCodec: ImageCodec {
             return StillFrameDecoder(image)
         }
         try options.checkAnimation(width: container.width, height: container.height, frameCount: container.frameCount)
-        return try WebPAnimationDecoder(data, container: container)
+        return try WebPAnimationDecoder(data, container: container, options: options)
     }
 
     /// Still images are decoded straight at twice the target size by libwebp's rescaler (never at full size

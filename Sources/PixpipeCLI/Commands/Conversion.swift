@@ -36,13 +36,7 @@ struct Conversion {
     /// loop count. Frames are decoded one at a time; only the prepared ones are kept for the encoder.
     private func animation(of data: Data) throws -> Data {
         let reader = try AnimationReader(data: data, options: settings.decodeOptions)
-        var frames: [AnimationFrame] = []
-        var warnings: [DecodeWarning] = []
-        while var frame = try reader.nextFrame() {
-            warnings += frame.image.metadata.warnings.filter { !warnings.contains($0) }
-            frame.image = try settings.prepared(frame.image)
-            frames.append(frame)
-        }
+        let (frames, warnings) = try reader.transformedFrames { image in try settings.prepared(image) }
         report(warnings)
         return try settings.encoding.encodeAnimation(frames, loopCount: reader.loopCount)
     }

@@ -32,13 +32,7 @@ struct AnimationThumbnailer {
         let reader = try AnimationReader(
             data: Image.readFile(path, byteLimit: options.byteLimit), options: decodeOptions)
         let thumbnailer = Thumbnailer(options)
-        var frames: [AnimationFrame] = []
-        var warnings: [DecodeWarning] = []
-        while var frame = try reader.nextFrame() {
-            warnings += frame.image.metadata.warnings.filter { !warnings.contains($0) }
-            frame.image = try thumbnailer.thumbnail(of: frame.image)
-            frames.append(frame)
-        }
+        let (frames, warnings) = try reader.transformedFrames { image in try thumbnailer.thumbnail(of: image) }
         let data = try encoding.encodeAnimation(frames, loopCount: reader.loopCount)
         return Result(
             data: data, width: frames.first?.image.width ?? 0, height: frames.first?.image.height ?? 0,

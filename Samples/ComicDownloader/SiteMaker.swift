@@ -1,13 +1,44 @@
 import Foundation
 import Pixpipe
 
-/// Makes a small comic site in a folder: panels drawn procedurally, in PNG and JPEG, and their JSON.
+/// Makes a small comic site in a folder: panels drawn procedurally, in PNG, JPEG, an animated GIF and WebP,
+/// and their JSON.
 ///
 /// The layout is xkcd's: `DIR/info.0.json` for the latest comic, `DIR/N/info.0.json` for comic N, and the
 /// images under `DIR/comics/`. Image paths are site paths (`/comics/1.png`), resolved against the base URL.
 enum SiteMaker {
-    /// The comics of the site.
-    static let titles = ["Sunrise", "Stripes", "Rings", "Checkers", "Waves", "Night"]
+    /// How a comic's image is stored.
+    enum Kind {
+        /// A PNG panel.
+        case png
+        /// A JPEG panel.
+        case jpeg
+        /// An animated GIF: the sun crosses the sky in a few frames.
+        case animatedGIF
+        /// A lossy WebP panel.
+        case webp
+
+        /// The file extension.
+        var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "jpg"
+            case .animatedGIF: "gif"
+            case .webp: "webp"
+            }
+        }
+    }
+
+    /// The comics of the site, in order: PNG and JPEG in turn, then one animated GIF and one WebP.
+    static let comics: [(title: String, kind: Kind)] = [
+        ("Sunrise", .png), ("Stripes", .jpeg), ("Rings", .png), ("Checkers", .jpeg), ("Waves", .png),
+        ("Night", .jpeg), ("Sunset", .animatedGIF), ("Dusk", .webp),
+    ]
+
+    /// How many frames the animated comic has.
+    static let animationFrames = 4
+    /// How long each frame of the animated comic is shown, in hundredths of a second.
+    static let animationDelayCentiseconds = 40
 
     /// Writes the site into `directory`.
     static func make(in directory: URL) throws {
@@ -15,27 +46,39 @@ enum SiteMaker {
         try FileManager.default.createDirectory(at: comicsFolder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for (offset, title) in titles.enumerated() {
+        for (offset, comic) in comics.enumerated() {
             let number = offset + 1
-            let usesPNG = number % 2 == 1
-            let fileName = "\(number).\(usesPNG ? "png" : "jpg")"
-            let panel = drawPanel(number: number, width: 320, height: 200)
-            let data = try panel.encoded(as: usesPNG ? .png : .jpeg(quality: 80))
-            try data.write(to: comicsFolder.appendingPathComponent(fileName))
-            let comic = Comic(
-                num: number, title: title, img: "/comics/\(fileName)", alt: "Panel \(number): \(title.lowercased()).")
-            let json = try encoder.encode(comic)
+            let fileName = "\(number).\(comic.kind.fileExtension)"
+            try image(number: number, kind: comic.kind).write(to: comicsFolder.appendingPathComponent(fileName))
+            let record = Comic(
+                num: number, title: comic.title, img: "/comics/\(fileName)",
+                alt: "Panel \(number): \(comic.title.lowercased()).")
+            let json = try encoder.encode(record)
             let comicFolder = directory.appendingPathComponent("\(number)")
             try FileManager.default.createDirectory(at: comicFolder, withIntermediateDirectories: true)
             try json.write(to: comicFolder.appendingPathComponent("info.0.json"))
-            if number == titles.count { try json.write(to: directory.appendingPathComponent("info.0.json")) }
+            if number == comics.count { try json.write(to: directory.appendingPathComponent("info.0.json")) }
+        }
+    }
+
+    /// The encoded image of comic `number`.
+    static func image(number: Int, kind: Kind) throws -> Data {
+        let panel = drawPanel(number: number, width: 320, height: 200)
+        switch kind {
+        case .png: return try panel.encoded(as: .png)
+        case .jpeg: return try panel.encoded(as: .jpeg(quality: 80))
+        case .webp: return try panel.encoded(as: .webp(quality: 80))
+        case .animatedGIF:
+            let frames = (0..<animationFrames).map { drawPanel(number: number, width: 320, height: 200, frame: $0) }
+            return Data(AnimatedGIF.encode(frames, delayCentiseconds: animationDelayCentiseconds))
         }
     }
 
     /// A panel: a sky gradient, a sun, and a pattern that differs per comic so each image is distinct.
-    static func drawPanel(number: Int, width: Int, height: Int) -> Image {
+    /// `frame` moves the sun, for the frames of an animation.
+    static func drawPanel(number: Int, width: Int, height: Int, frame: Int = 0) -> Image {
         var image = Image(width: width, height: height, pixelFormat: .rgb8)
-        let sunX = Double(width) * (0.2 + 0.12 * Double(number % 6))
+        let sunX = Double(width) * (0.2 + 0.12 * Double((number + frame) % 6))
         let sunY = Double(height) * 0.35
         for y in 0..<height {
             for x in 0..<width {

@@ -3,7 +3,13 @@ import PixpipeHTTP
 import PixpipeImage
 
 extension Image: ResponseConvertible {
-    /// Decodes a PNG or JPEG body, the format sniffed from the bytes (never from `Content-Type`).
+    /// Decodes a body in any format the codec table decodes (PNG, JPEG, WebP, GIF, AVIF, ...), the format
+    /// sniffed from the bytes (never from `Content-Type`); an animation gives its first frame.
+    ///
+    /// `Request<Image>` keeps the default ``ResponseConvertible/defaultAcceptableContentTypes`` (`nil`, any
+    /// type): servers label images loosely (`application/octet-stream`, `image/jpg`), so a list of media
+    /// types would refuse images the bytes prove decodable. Every codec's ``ImageFormat/mediaTypes`` is
+    /// therefore accepted, and so is a wrong label on a valid image.
     ///
     /// A failure is ``ConversionError/underlying(_:)`` holding the ``ImageDecodingError``.
     ///

@@ -20,10 +20,16 @@ struct ConvertCommand: Command {
         Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
         same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
         without --upscale.
+        Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
+        output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
+        still, with its delay and the loop count. Other formats get the first frame, with a note on stderr;
+        --frame N (from 0) writes frame N alone. --lossless writes \(ImageFormat.losslessNames) losslessly.
 
         Examples:
           pixpipe convert photo.png photo.jpg --quality 90
           pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
+          pixpipe convert anim.gif anim.webp --lossless
+          pixpipe convert anim.gif poster.png --frame 3
         """
     }
 
@@ -39,6 +45,10 @@ struct ConvertCommand: Command {
             .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
             .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag(
+                "lossless",
+                help: "Encode losslessly where the format also has a lossy mode (\(ImageFormat.losslessNames))."),
+            .value("frame", placeholder: "N", help: "Write frame N (from 0) of an animation alone."),
             .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
             .value(
                 "max-pixels", placeholder: "N",
@@ -51,14 +61,9 @@ struct ConvertCommand: Command {
         for warning in settings.ignoredOptionWarnings { console.warning(warning) }
         let source = InputSource(argument: paths[0])
         do {
-            var image = try source.decode(options: settings.decodeOptions)
-            for warning in image.metadata.warnings { console.warning("\(source.displayName): \(warning)") }
-            image = try settings.processing.process(image)
-            if settings.strips {
-                image.metadata.iccProfile = nil
-                image.metadata.exif = nil
-            }
-            let data = try encode(image, settings: settings)
+            let input = try source.data(byteLimit: settings.decodeOptions.byteLimit)
+            let conversion = Conversion(settings: settings, inputName: source.displayName, console: console)
+            let data = try conversion.output(for: input)
             if paths[1] == "-" {
                 try console.writeOutput(data)
             } else {
@@ -69,14 +74,5 @@ struct ConvertCommand: Command {
             console.error(String(describing: error), context: "convert: \(source.displayName)")
             return .failure
         }
-    }
-
-    private func encode(_ image: Image, settings: ConvertSettings) throws(ImageEncodingError) -> Data {
-        let standard = StandardEncodeSettings(
-            quality: settings.quality, progressive: settings.progressive, keepsMetadata: !settings.strips)
-        guard let encoding = ImageEncoding.standard(for: settings.format, standard) else {
-            throw .unsupportedFormat(settings.format)
-        }
-        return try image.encoded(as: encoding)
     }
 }

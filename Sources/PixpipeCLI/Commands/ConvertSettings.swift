@@ -12,6 +12,11 @@ struct ConvertSettings: Sendable, Hashable {
     let appliesOrientation: Bool
     /// Drop the ICC profile and EXIF data.
     let strips: Bool
+    /// Write losslessly where the format has a lossless mode beside its lossy one.
+    let lossless: Bool
+    /// The one frame of an animation to write (`--frame`, from 0), or `nil` for the default: every frame
+    /// where the output format holds animations, else the first.
+    let frame: Int?
     /// Limits, depth and strictness for the decoder.
     let decodeOptions: DecodeOptions
     /// The thumbnail geometry to resize to, when a size option was given.
@@ -48,6 +53,8 @@ struct ConvertSettings: Sendable, Hashable {
         progressive = arguments.isSet("progressive")
         appliesOrientation = !arguments.isSet("no-orient")
         strips = arguments.isSet("strip")
+        lossless = arguments.isSet("lossless")
+        frame = try arguments.integer("frame", in: 0...Int.max)
         let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
         decodeOptions = DecodeOptions(
             pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
@@ -65,6 +72,32 @@ struct ConvertSettings: Sendable, Hashable {
         if progressive && !format.hasProgressiveMode {
             warnings.append("--progressive does not apply to \(format.rawValue) output; ignored")
         }
+        if lossless && !format.hasLosslessMode {
+            warnings.append(
+                "--lossless only applies to \(ImageFormat.losslessNames) output; ignored for \(format.rawValue)")
+        }
         ignoredOptionWarnings = warnings
+    }
+
+    /// The encoding these settings give for ``format``.
+    var encoding: ImageEncoding {
+        get throws(ImageEncodingError) {
+            let standard = StandardEncodeSettings(
+                quality: quality, progressive: progressive, keepsMetadata: !strips, lossless: lossless)
+            guard let encoding = ImageEncoding.standard(for: format, standard) else {
+                throw .unsupportedFormat(format)
+            }
+            return encoding
+        }
+    }
+
+    /// `image` after the pixel steps, without ICC and EXIF when `--strip` was given.
+    func prepared(_ image: Image) throws(ImageProcessingError) -> Image {
+        var image = try processing.process(image)
+        if strips {
+            image.metadata.iccProfile = nil
+            image.metadata.exif = nil
+        }
+        return image
     }
 }

@@ -17,6 +17,10 @@ struct ThumbnailCommand: Command {
         resizing) unless --no-orient is given.
         Format: --format \(ImageFormat.writableNames); by default inputs with alpha give PNG, everything
         else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
+        Animations: an animated input (GIF, animated WebP or AVIF) gives its first frame; with --animated every
+        frame is resized with one geometry and written as an animation with its delays and loop count, as
+        \(ThumbnailSettings.defaultAnimationFormat.rawValue) unless --format names another format that holds
+        animations (\(ImageFormat.animationNames)).
         Names: --name TEMPLATE with {name} (the input's base name), {width}, {height} and {ext}; the default
         is {name}.{ext}. Inputs that map to the same name get -2, -3... before the extension, in input order.
         An existing output is skipped with a note (not a failure) unless --overwrite is given. Files are
@@ -31,6 +35,7 @@ struct ThumbnailCommand: Command {
         Examples:
           pixpipe thumbnail ~/Photos --out thumbs --size 320
           pixpipe thumbnail a.jpg b.png --out . --fill --size 128 --name '{name}-{width}x{height}.{ext}'
+          pixpipe thumbnail comics/ --out thumbs --animated
         """
     }
     let options: [OptionSpec] =
@@ -41,6 +46,9 @@ struct ThumbnailCommand: Command {
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag(
+                "animated",
+                help: "Keep every frame of animated inputs, resized, in an animation (default format webp)."),
             .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
             .flag("overwrite", help: "Replace existing outputs (default: skip them)."),

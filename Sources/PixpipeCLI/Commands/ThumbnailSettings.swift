@@ -21,6 +21,11 @@ struct ThumbnailSettings: Sendable {
     let nameTemplate: OutputNameTemplate
     /// JSON Lines on standard output.
     let json: Bool
+    /// Keep every frame of an animated input (`--animated`), else only the first.
+    let animated: Bool
+
+    /// The format an animated input gets with `--animated` and no `--format`.
+    static let defaultAnimationFormat = ImageFormat.webp
 
     /// The default box side.
     static let defaultSide = 256
@@ -51,11 +56,24 @@ struct ThumbnailSettings: Sendable {
             try arguments.value("name").map { (text) throws(UsageError) in try OutputNameTemplate(text) }
             ?? .standard
         json = arguments.isSet("json")
+        animated = arguments.isSet("animated")
+        if animated, let format, !format.canEncodeAnimation {
+            throw .invalidValue(
+                option: "--format", value: format.rawValue,
+                expected: "a format that holds animations with --animated: \(ImageFormat.animationNames)")
+        }
     }
 
-    /// The format written for an input: `--format`, else PNG for inputs with alpha, else JPEG.
+    /// The format written for an input: `--format`, else WebP for animations kept whole, else PNG for inputs
+    /// with alpha, else JPEG.
     func format(for probe: InputProbe?) -> ImageFormat {
         if let format { return format }
+        if keepsFrames(of: probe) { return Self.defaultAnimationFormat }
         return probe?.hasAlpha == true ? .png : .jpeg
+    }
+
+    /// Whether the input's every frame is thumbnailed: `--animated` and more than one frame.
+    func keepsFrames(of probe: InputProbe?) -> Bool {
+        animated && (probe?.frameCount ?? 1) > 1
     }
 }

@@ -21,11 +21,11 @@ enum InputSource: Sendable, Hashable {
         }
     }
 
-    /// Decodes the image.
-    func decode(options: DecodeOptions) throws(ImageDecodingError) -> Image {
+    /// The whole input's bytes, refused as soon as they are over `byteLimit`.
+    func data(byteLimit: Int?) throws(ImageDecodingError) -> Data {
         switch self {
-        case .file(let path): try Image(contentsOfFile: path, options: options)
-        case .standardInput: try Image(data: Self.readStandardInput(byteLimit: options.byteLimit), options: options)
+        case .file(let path): try Image.readFile(path, byteLimit: byteLimit)
+        case .standardInput: try Self.readStandardInput(byteLimit: byteLimit)
         }
     }
 

@@ -81,8 +81,16 @@ final class ThumbnailBatch: Sendable {
         guard let output = job.output else { return .failed("no output name") }
         if !settings.overwrites && FileManager.default.fileExists(atPath: output) { return .skipped }
         do {
-            let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
+            if job.keepsFrames {
+                let animation = try AnimationThumbnailer(options: settings.options, encoding: encoder.encoding)
+                    .thumbnail(contentsOfFile: job.input)
+                try AtomicFileWriter.writeOutput(animation.data, to: output)
+                return .written(
+                    width: animation.width, height: animation.height, bytes: animation.data.count,
+                    warnings: animation.warnings)
+            }
+            let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
             let data = try encoder.encode(thumbnail)
             try AtomicFileWriter.writeOutput(data, to: output)
             return .written(

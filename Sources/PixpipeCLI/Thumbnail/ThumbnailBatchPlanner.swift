@@ -9,7 +9,7 @@ struct ThumbnailBatchPlanner {
     /// The command's settings.
     let settings: ThumbnailSettings
 
-    /// The jobs for `arguments`; named files that are not PNG or JPEG become failed jobs, while such files
+    /// The jobs for `arguments`; named files in no decodable format become failed jobs, while such files
     /// found inside directories are skipped silently.
     func plan(_ arguments: [String]) -> [ThumbnailJob] {
         var inputs: [(path: String, probe: InputProbe?, error: String?)] = []
@@ -22,9 +22,11 @@ struct ThumbnailBatchPlanner {
             }
             if isDirectory.boolValue {
                 for path in Self.files(under: argument, excluding: outputRoot) {
-                    if let probe = InputProbe(path: path) { inputs.append((path, probe, nil)) }
+                    if let probe = InputProbe(path: path, countsFrames: settings.animated) {
+                        inputs.append((path, probe, nil))
+                    }
                 }
-            } else if let probe = InputProbe(path: argument) {
+            } else if let probe = InputProbe(path: argument, countsFrames: settings.animated) {
                 inputs.append((argument, probe, nil))
             } else {
                 inputs.append((argument, nil, ImageDecodingError.unsupportedFormat.description))
@@ -56,7 +58,9 @@ struct ThumbnailBatchPlanner {
             }
             taken.insert(unique)
             let output = URL(fileURLWithPath: settings.outputDirectory).appendingPathComponent(unique).path
-            return ThumbnailJob(input: input.path, output: output, format: format, planningError: nil)
+            var job = ThumbnailJob(input: input.path, output: output, format: format, planningError: nil)
+            job.keepsFrames = settings.keepsFrames(of: input.probe)
+            return job
         }
     }
 

@@ -8,6 +8,8 @@ struct ThumbnailJob: Sendable, Hashable {
     let output: String?
     /// The format written.
     let format: ImageFormat
+    /// Whether every frame is kept (`--animated` and an input of several frames), else only the first.
+    var keepsFrames = false
     /// Why the input cannot be thumbnailed, found while planning (not an image, unreadable...).
     let planningError: String?
 }

@@ -33,6 +33,8 @@ protocol ImageCodec: Sendable {
     var hasProgressiveMode: Bool { get }
     /// Whether ``encodeAnimation(_:loopCount:options:)`` is implemented.
     var canEncodeAnimation: Bool { get }
+    /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
+    var hasLosslessMode: Bool { get }
 
     /// Whether `prefix` (the first ``ImageCodecs/signatureLength`` bytes, or fewer when the input is
     /// shorter) starts a file of this format. Magic bytes only.
@@ -74,6 +76,7 @@ extension ImageCodec {
     var usesQuality: Bool { false }
     var hasProgressiveMode: Bool { false }
     var canEncodeAnimation: Bool { false }
+    var hasLosslessMode: Bool { false }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         throw .unsupportedFormat

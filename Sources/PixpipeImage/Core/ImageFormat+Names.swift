@@ -8,6 +8,12 @@ extension ImageFormat {
     /// The formats whose encoders take a quality, for messages: "JPEG".
     package static var qualityNames: String { listed(all.filter(\.usesQuality).map { $0.rawValue.uppercased() }) }
 
+    /// The formats whose encoders write animations, as `--format` takes them: "webp or avif".
+    package static var animationNames: String { listed(all.filter(\.canEncodeAnimation).map(\.rawValue)) }
+
+    /// The formats with a lossless mode beside a lossy one, as `--format` takes them: "webp or avif".
+    package static var losslessNames: String { listed(all.filter(\.hasLosslessMode).map(\.rawValue)) }
+
     /// Every file extension of an encodable format, for messages.
     package static var writableExtensions: [String] {
         all.filter(\.canEncode).flatMap { ImageCodecs.codec(for: $0)?.fileExtensions ?? [] }
@@ -25,6 +31,9 @@ extension ImageFormat {
 
     /// Whether the format's encoder has a progressive (interlaced) mode.
     package var hasProgressiveMode: Bool { ImageCodecs.codec(for: self)?.hasProgressiveMode ?? false }
+
+    /// Whether the format's encoder has a lossless mode beside its lossy one.
+    package var hasLosslessMode: Bool { ImageCodecs.codec(for: self)?.hasLosslessMode ?? false }
 
     /// "a, b or c".
     private static func listed(_ names: [String]) -> String {

@@ -46,7 +46,7 @@ extension Image {
     }
 
     /// Reads a whole file, refusing it before reading when it is over `byteLimit`.
-    static func readFile(_ path: String, byteLimit: Int?) throws(ImageDecodingError) -> Data {
+    package static func readFile(_ path: String, byteLimit: Int?) throws(ImageDecodingError) -> Data {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }

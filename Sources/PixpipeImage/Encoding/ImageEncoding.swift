@@ -55,11 +55,15 @@ public struct StandardEncodeSettings: Sendable, Hashable {
     public var progressive: Bool
     /// Write the ICC profile and the EXIF block when the image has them.
     public var keepsMetadata: Bool
+    /// Encode every sample exactly, where the format has a lossless mode beside its lossy one (WebP's VP8L,
+    /// AVIF at quality 100); ignored elsewhere. ``quality`` then means effort where the codec says so.
+    public var lossless: Bool
 
     /// Settings; every argument has the documented default.
-    public init(quality: Int? = nil, progressive: Bool = false, keepsMetadata: Bool = true) {
+    public init(quality: Int? = nil, progressive: Bool = false, keepsMetadata: Bool = true, lossless: Bool = false) {
         self.quality = quality
         self.progressive = progressive
         self.keepsMetadata = keepsMetadata
+        self.lossless = lossless
     }
 }

@@ -29,6 +29,7 @@ struct AVIFCodec: ImageCodec {
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }
+    var hasLosslessMode: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { AVIFBoxes.hasAVIFBrand(prefix) }
 
@@ -93,7 +94,8 @@ struct AVIFCodec: ImageCodec {
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? {
         .avif(
             AVIFEncodeOptions(
-                quality: settings.quality ?? AVIFEncodeOptions.defaultQuality,
+                // Quality 100 is AVIF's lossless mode (see AVIFEncodeOptions).
+                quality: settings.lossless ? 100 : settings.quality ?? AVIFEncodeOptions.defaultQuality,
                 includesICCProfile: settings.keepsMetadata, includesEXIF: settings.keepsMetadata))
     }
 }

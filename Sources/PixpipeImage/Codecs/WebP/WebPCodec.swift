@@ -16,6 +16,7 @@ struct WebPCodec: ImageCodec {
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }
+    var hasLosslessMode: Bool { true }
 
     /// `RIFF`, a size, then `WEBP`.
     func matches(_ prefix: [UInt8]) -> Bool {
@@ -118,7 +119,7 @@ struct WebPCodec: ImageCodec {
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? {
         .webp(
             WebPEncodeOptions(
-                quality: settings.quality ?? WebPEncodeOptions.defaultQuality,
+                quality: settings.quality ?? WebPEncodeOptions.defaultQuality, lossless: settings.lossless,
                 includesICCProfile: settings.keepsMetadata,
                 includesEXIF: settings.keepsMetadata))
     }

@@ -1,0 +1,79 @@
+import Foundation
+import Pixpipe
+
+/// What `pixpipe convert` does with one input's bytes: a still image, one picked frame, or every frame of an
+/// animation, decided by the input's frame count and what the output format can hold (the codec table's
+/// ``ImageFormat/canEncodeAnimation``), never by naming a format.
+struct Conversion {
+    /// The command's settings.
+    let settings: ConvertSettings
+    /// How messages name the input.
+    let inputName: String
+    /// Where warnings and notes go.
+    let console: Console
+
+    /// `data` converted as the settings say.
+    func output(for data: Data) throws -> Data {
+        // A header the info read cannot parse still gets the decoder's own, more precise, error below.
+        let frameCount = (try? Image.info(data: data, options: settings.decodeOptions))?.animation?.frameCount ?? 1
+        if let index = settings.frame {
+            return try frame(index, of: data).encoded(as: settings.encoding)
+        }
+        if frameCount > 1 && settings.format.canEncodeAnimation {
+            return try animation(of: data)
+        }
+        if frameCount > 1 {
+            console.warning(
+                "\(inputName) has \(frameCount) frames; \(settings.format.rawValue) holds one: wrote the first "
+                    + "(use --frame N to pick another)")
+        }
+        let image = try Image(data: data, options: settings.decodeOptions)
+        report(image.metadata.warnings)
+        return try settings.prepared(image).encoded(as: settings.encoding)
+    }
+
+    /// Every frame, each prepared as a still would be (resized, turned upright), with its duration and the
+    /// loop count. Frames are decoded one at a time; only the prepared ones are kept for the encoder.
+    private func animation(of data: Data) throws -> Data {
+        let reader = try AnimationReader(data: data, options: settings.decodeOptions)
+        let (frames, warnings) = try reader.transformedFrames { image in try settings.prepared(image) }
+        report(warnings)
+        return try settings.encoding.encodeAnimation(frames, loopCount: reader.loopCount)
+    }
+
+    /// Frame `index`, prepared; the frames before it are decoded (and dropped) because each is drawn on the
+    /// one before.
+    private func frame(_ index: Int, of data: Data) throws -> Image {
+        let reader = try AnimationReader(data: data, options: settings.decodeOptions)
+        guard index < reader.frameCount else {
+            throw FrameOutOfRange(index: index, frameCount: reader.frameCount)
+        }
+        var read = 0
+        while let frame = try reader.nextFrame() {
+            read += 1
+            guard frame.index == index else { continue }
+            report(frame.image.metadata.warnings)
+            return try settings.prepared(frame.image)
+        }
+        // Lenient mode ends a damaged animation early: fewer frames than the header declared.
+        throw FrameOutOfRange(index: index, frameCount: read)
+    }
+
+    private func report(_ warnings: [DecodeWarning]) {
+        for warning in warnings { console.warning("\(inputName): \(warning)") }
+    }
+}
+
+/// `--frame N` past the input's last frame.
+struct FrameOutOfRange: Error, CustomStringConvertible {
+    /// The frame asked for.
+    let index: Int
+    /// The frames the input has.
+    let frameCount: Int
+
+    /// `the input has 3 frames (0 to 2); --frame 5 is out of range` (the command names the input).
+    var description: String {
+        let frames = frameCount == 1 ? "1 frame (0)" : "\(frameCount) frames (0 to \(frameCount - 1))"
+        return "the input has \(frames); --frame \(index) is out of range"
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Pixpipe
+
+/// `thumbnail --animated` for an input of several frames: every frame resized with the same geometry (the
+/// canvas is one size, so every frame gets the same plan) and encoded as one animation, delays and loop count
+/// kept.
+///
+/// Frames are decoded one at a time and only their thumbnails are kept, since the encoder takes them all at
+/// once.
+struct AnimationThumbnailer {
+    /// Size, mode, filter and limits, as for a still thumbnail.
+    let options: ThumbnailOptions
+    /// The encoding; its format must hold animations (``ImageFormat/canEncodeAnimation``).
+    let encoding: ImageEncoding
+
+    /// The encoded animation, its size and the decoder's warnings.
+    struct Result {
+        /// The encoded file.
+        let data: Data
+        /// The thumbnail width.
+        let width: Int
+        /// The thumbnail height.
+        let height: Int
+        /// The warnings of every frame, each once.
+        let warnings: [DecodeWarning]
+    }
+
+    /// The animated thumbnail of the file at `path`.
+    func thumbnail(contentsOfFile path: String) throws -> Result {
+        let decodeOptions = DecodeOptions(
+            pixelLimit: options.pixelLimit, byteLimit: options.byteLimit, strictness: options.strictness)
+        let reader = try AnimationReader(
+            data: Image.readFile(path, byteLimit: options.byteLimit), options: decodeOptions)
+        let thumbnailer = Thumbnailer(options)
+        let (frames, warnings) = try reader.transformedFrames { image in try thumbnailer.thumbnail(of: image) }
+        let data = try encoding.encodeAnimation(frames, loopCount: reader.loopCount)
+        return Result(
+            data: data, width: frames.first?.image.width ?? 0, height: frames.first?.image.height ?? 0,
+            warnings: warnings)
+    }
+}

@@ -1,11 +1,14 @@
-/// The parsed command line: `pixpipe-bench SUBCOMMAND FILES... [--quality Q] [--scale S] [--warmup N] [--repeat N]`.
+/// The parsed command line: `pixpipe-bench SUBCOMMAND FILES... [--quality Q] [--method M] [--scale S] [--warmup N]
+/// [--repeat N]`.
 struct BenchArguments {
-    /// The subcommand: `decode`, `encode-jpeg`, `encode-png` or `resize`.
+    /// The subcommand: `decode`, `decode-frames`, `encode-jpeg`, `encode-png`, `encode-webp` or `resize`.
     var subcommand: String
     /// Input files, in order.
     var files: [String] = []
-    /// JPEG quality for `encode-jpeg`.
+    /// JPEG or WebP quality for `encode-jpeg` and `encode-webp`.
     var quality = 85
+    /// WebP method (speed/size trade-off, 0...6) for `encode-webp`; 4 is libwebp's and cwebp's default.
+    var method = 4
     /// Scale factor for `resize` (0.125 is 1/8).
     var scale = 0.5
     /// Untimed runs before measuring.
@@ -16,8 +19,10 @@ struct BenchArguments {
     /// The usage text printed for `--help` and for mistakes.
     static let usage = """
         pixpipe-bench decode FILES...            time decoding every file (from memory)
+        pixpipe-bench decode-frames FILES...     time decoding every frame of every file (AnimationReader)
         pixpipe-bench encode-jpeg FILE [--quality 85]
         pixpipe-bench encode-png FILE            time encoding the decoded FILE
+        pixpipe-bench encode-webp FILE [--quality 85] [--method 4]
         pixpipe-bench resize FILE [--scale 0.125] time a Lanczos-3 resize of the decoded FILE
         options: --warmup N (default 1), --repeat N (default 3). Prints one JSON object.
         """
@@ -30,6 +35,7 @@ struct BenchArguments {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quality": quality = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--method": method = try Self.value(of: argument, from: &remaining, as: Int.self)
             case "--scale": scale = try Self.value(of: argument, from: &remaining, as: Double.self)
             case "--warmup": warmups = try Self.value(of: argument, from: &remaining, as: Int.self)
             case "--repeat": repetitions = try Self.value(of: argument, from: &remaining, as: Int.self)

@@ -16,6 +16,8 @@ struct BenchReport: Encodable {
     var secondsMin: Double
     /// Bytes written by one run (encoders), when meaningful.
     var outputBytes: Int?
+    /// Frames decoded by one run (`decode-frames`), when meaningful.
+    var frames: Int?
 
     /// Throughput of the median run.
     var megapixelsPerSecond: Double { secondsMedian > 0 ? megapixels / secondsMedian : 0 }
@@ -28,11 +30,15 @@ struct BenchReport: Encodable {
         case secondsMedian = "seconds_median"
         case secondsMin = "seconds_min"
         case outputBytes = "output_bytes"
+        case frames
         case megapixelsPerSecond = "mp_per_s"
     }
 
     /// A report from the timed runs' durations.
-    init(operation: String, files: Int, megapixels: Double, seconds: [Double], outputBytes: Int? = nil) {
+    init(
+        operation: String, files: Int, megapixels: Double, seconds: [Double], outputBytes: Int? = nil,
+        frames: Int? = nil
+    ) {
         self.operation = operation
         self.files = files
         self.megapixels = megapixels
@@ -40,6 +46,7 @@ struct BenchReport: Encodable {
         self.secondsMedian = Stopwatch.median(seconds)
         self.secondsMin = seconds.min() ?? 0
         self.outputBytes = outputBytes
+        self.frames = frames
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -51,6 +58,7 @@ struct BenchReport: Encodable {
         try container.encode(secondsMedian, forKey: .secondsMedian)
         try container.encode(secondsMin, forKey: .secondsMin)
         try container.encodeIfPresent(outputBytes, forKey: .outputBytes)
+        try container.encodeIfPresent(frames, forKey: .frames)
         try container.encode(megapixelsPerSecond, forKey: .megapixelsPerSecond)
     }
 

@@ -26,6 +26,33 @@ enum Benchmarks {
         return BenchReport(operation: "decode", files: inputs.count, megapixels: megapixels, seconds: seconds)
     }
 
+    /// Decodes every frame of every file through ``AnimationReader``, once per timed run: the full-canvas
+    /// composited frames a player shows. Megapixels count every frame's canvas.
+    static func decodeFrames(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {
+        let inputs = try arguments.files.map { path throws(BenchError) in (path, try readFile(path)) }
+        var megapixels = 0.0
+        var frames = 0
+        let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
+        let seconds = try stopwatch.measure { () throws(BenchError) in
+            var pixels = 0
+            frames = 0
+            for (path, data) in inputs {
+                do throws(ImageDecodingError) {
+                    let reader = try AnimationReader(data: data)
+                    while let frame = try reader.nextFrame() {
+                        pixels += frame.image.pixelCount
+                        frames += 1
+                    }
+                } catch {
+                    throw .decoding(path: path, error)
+                }
+            }
+            megapixels = Double(pixels) / 1e6
+        }
+        return BenchReport(
+            operation: "decode-frames", files: inputs.count, megapixels: megapixels, seconds: seconds, frames: frames)
+    }
+
     /// Encodes the decoded first file with `encoding`, once per timed run.
     static func encode(_ arguments: BenchArguments, as encoding: ImageEncoding, name: String) throws(BenchError)
         -> BenchReport
@@ -45,8 +72,6 @@ enum Benchmarks {
             outputBytes: outputBytes)
     }
 
-    /// Resizes the decoded first file by `arguments.scale` with Lanczos-3, once per timed run.
-    ///
     /// Resizes the decoded first file with Lanczos-3 by `--scale`, once per timed run.
     static func resize(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {
         let image = try decodeFile(arguments.files[0])

@@ -19,10 +19,15 @@ func runBench() throws(BenchError) {
     switch arguments.subcommand {
     case "decode":
         try Benchmarks.decode(arguments).print()
+    case "decode-frames":
+        try Benchmarks.decodeFrames(arguments).print()
     case "encode-jpeg":
         try Benchmarks.encode(arguments, as: .jpeg(quality: arguments.quality), name: "encode-jpeg").print()
     case "encode-png":
         try Benchmarks.encode(arguments, as: .png, name: "encode-png").print()
+    case "encode-webp":
+        let options = WebPEncodeOptions(quality: arguments.quality, method: arguments.method)
+        try Benchmarks.encode(arguments, as: .webp(options), name: "encode-webp").print()
     case "resize":
         try Benchmarks.resize(arguments).print()
     default:

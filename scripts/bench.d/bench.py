@@ -55,7 +55,7 @@ class Context:
         self._manifest = inputs.manifest(inputs_root)
 
     def megapixels(self, relative_paths):
-        return sum(self._manifest[p]["width"] * self._manifest[p]["height"] for p in relative_paths) / 1e6
+        return inputs.megapixels(self.inputs, relative_paths, self._manifest)
 
     def list_path(self, kind, fmt, out_dir=None):
         """The path of a URL list for kind ("small" or "photos"), written once nginx is up."""

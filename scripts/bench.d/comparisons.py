@@ -10,7 +10,8 @@ A pixpipe side names `pixpipe_subcommand` when it runs the CLI: the harness runs
 that fails. pixpipe-bench sides are skipped when they print {"skipped": ...} or fail with
 "not implemented yet".
 
-Targets come from issue 7. A ratio is peer / pixpipe: above 1 means pixpipe is faster
+Targets come from issue 7; the WebP, AVIF and GIF rows (formats.py) have issue 16's. A ratio is
+peer / pixpipe: above 1 means pixpipe is faster
 (time) or smaller (memory).
 """
 
@@ -224,50 +225,51 @@ def build(ctx):
             )
         )
 
-    psnr_dir = lambda side: os.path.join(ctx.scratch, "thumbnail-folder-psnr", side)  # noqa: E731
+    def vipsthumbnail_folder(source, out_dir, pattern):
+        return sh('ls -1 "$1"/* | xargs -P 2 -n 8 vipsthumbnail -s 256 -o "$2/' + pattern + '"', source, out_dir)
 
-    def vipsthumbnail_folder(out_dir, pattern):
-        return sh(
-            'ls -1 "$1"/* | xargs -P 2 -n 8 vipsthumbnail -s 256 -o "$2/' + pattern + '"', thumbs_src, out_dir
-        )
+    def pillow_folder(source, out_dir, fmt):
+        return py + ["thumbnail", source, out_dir, "--size", "256", "--processes", "2", "--format", fmt]
 
-    def pillow_folder(out_dir, fmt):
-        return py + ["thumbnail", thumbs_src, out_dir, "--size", "256", "--processes", "2", "--format", fmt]
+    def pixpipe_folder(source, out_dir, fmt):
+        return [pixpipe, "thumbnail", source, "--out", out_dir, "--size", "256", "--format", fmt]
 
-    def pixpipe_folder(out_dir, fmt):
-        return [pixpipe, "thumbnail", thumbs_src, "--out", out_dir, "--size", "256", "--format", fmt]
+    def thumbnail_sides(name, source):
+        """vipsthumbnail, Pillow and pixpipe thumbnailing source to 256 px JPEG q85 (PNG for the PSNR pass)."""
+        psnr_dir = lambda side: os.path.join(ctx.scratch, f"{name}-psnr", side)  # noqa: E731
+        return [
+            Side(
+                "vipsthumbnail",
+                vipsthumbnail_folder(source, work(name, "vipsthumbnail"), vips_out),
+                out_dir=work(name, "vipsthumbnail"),
+                requires=("vipsthumbnail",),
+                psnr_argv=vipsthumbnail_folder(source, psnr_dir("vipsthumbnail"), "%s.png"),
+                psnr_dir=psnr_dir("vipsthumbnail"),
+            ),
+            Side(
+                "Pillow",
+                pillow_folder(source, work(name, "Pillow"), "jpeg"),
+                out_dir=work(name, "Pillow"),
+                psnr_argv=pillow_folder(source, psnr_dir("Pillow"), "png"),
+                psnr_dir=psnr_dir("Pillow"),
+            ),
+            Side(
+                "pixpipe",
+                pixpipe_folder(source, work(name, "pixpipe"), "jpeg"),
+                out_dir=work(name, "pixpipe"),
+                is_pixpipe=True,
+                pixpipe_subcommand="thumbnail",
+                psnr_argv=pixpipe_folder(source, psnr_dir("pixpipe"), "png"),
+                psnr_dir=psnr_dir("pixpipe"),
+            ),
+        ]
 
     rows.append(
         Comparison(
             name="thumbnail-folder",
             title=f"thumbnail a folder of {thumb_count} photos to 256 px, all cores",
             work={"megapixels": thumb_mp, "files": thumb_count},
-            sides=[
-                Side(
-                    "vipsthumbnail",
-                    vipsthumbnail_folder(work("thumbnail-folder", "vipsthumbnail"), vips_out),
-                    out_dir=work("thumbnail-folder", "vipsthumbnail"),
-                    requires=("vipsthumbnail",),
-                    psnr_argv=vipsthumbnail_folder(psnr_dir("vipsthumbnail"), "%s.png"),
-                    psnr_dir=psnr_dir("vipsthumbnail"),
-                ),
-                Side(
-                    "Pillow",
-                    pillow_folder(work("thumbnail-folder", "Pillow"), "jpeg"),
-                    out_dir=work("thumbnail-folder", "Pillow"),
-                    psnr_argv=pillow_folder(psnr_dir("Pillow"), "png"),
-                    psnr_dir=psnr_dir("Pillow"),
-                ),
-                Side(
-                    "pixpipe",
-                    pixpipe_folder(work("thumbnail-folder", "pixpipe"), "jpeg"),
-                    out_dir=work("thumbnail-folder", "pixpipe"),
-                    is_pixpipe=True,
-                    pixpipe_subcommand="thumbnail",
-                    psnr_argv=pixpipe_folder(psnr_dir("pixpipe"), "png"),
-                    psnr_dir=psnr_dir("pixpipe"),
-                ),
-            ],
+            sides=thumbnail_sides("thumbnail-folder", thumbs_src),
             targets=[
                 Target("vipsthumbnail", "time", 1.0, "faster than vipsthumbnail"),
                 Target("vipsthumbnail", "memory", 1.0, "no more peak memory than vipsthumbnail"),
@@ -469,4 +471,9 @@ def build(ctx):
                 throughput=None,
             )
         )
+    # Issue 16's formats: WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
+    rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
     return rows
+
+
+import formats  # noqa: E402 - formats.py imports the classes above

@@ -18,6 +18,16 @@ Layout (N6/N24 mosaics, see SIZES):
                                     verifies what it stores, so the files must be real images)
     www/photos/p0000.jpg ...        768x512 and 1536x1024 JPEG photos, for fetch + thumbnail
     manifest.json                   sizes and megapixels of every file above
+
+The formats of issue 16 are a second step with its own version (FORMATS_VERSION, marker
+.formats-<version>), so adding or changing them does not rebuild the JPEG/PNG inputs above:
+    formats/webp-lossy/m6-00.webp ...   the mosaics as lossy WebP (Pillow, quality 85, method 4)
+    formats/webp-lossless/m2-00.webp    a mosaic as lossless WebP (m6-00 in full mode)
+    formats/avif/m2-00.avif             a mosaic as 8-bit 4:2:0 AVIF (avifenc, aom, one thread, fixed
+                                        quantizers; m6-00 in full mode)
+    formats/gif/pan-00.gif              an animated GIF: a window panning over a Kodak photo mosaic,
+                                        every frame quantized to its own palette by Pillow
+    thumbs-src-webp/                    the photo folder (originals + baseline mosaics) as lossy WebP q85
 """
 
 import json
@@ -36,6 +46,13 @@ SIZES = {
     "full": (4, 2, 2000, 1000),
 }
 JPEG_QUALITY = 90
+FORMATS_VERSION = "f1"
+# mode: (lossy WebP mosaics, lossless WebP / AVIF mosaic, GIF frames, GIF canvas)
+FORMAT_SIZES = {
+    "quick": (["m6-00"], "m2-00", 12, (640, 400)),
+    "full": (["m6-00", "m6-01", "m24-00"], "m6-00", 40, (800, 500)),
+}
+WEBP_QUALITY = 85
 
 
 def _tiles(corpus):
@@ -157,16 +174,91 @@ def _build(root, corpus, mode, log):
         json.dump(manifest, handle, indent=1, sort_keys=True)
 
 
+def _mosaic_png(root, stem):
+    folder = "encode" if stem.startswith("m2-") else "mosaic"
+    return os.path.join(root, folder, f"{stem}.png")
+
+
+def _build_formats(root, mode, log):
+    """WebP, AVIF and GIF inputs from the PNG mosaics and the originals already in root."""
+    lossy, single, frame_count, canvas = FORMAT_SIZES[mode]
+    entries = manifest(root)
+    for folder in ("formats/webp-lossy", "formats/webp-lossless", "formats/avif", "formats/gif", "thumbs-src-webp"):
+        shutil.rmtree(os.path.join(root, folder), ignore_errors=True)
+        os.makedirs(os.path.join(root, folder))
+
+    def add(path, image):
+        entries[os.path.relpath(path, root)] = _entry(path, image)
+
+    log(f"inputs: lossy WebP q{WEBP_QUALITY} of {', '.join(lossy)}; lossless WebP and AVIF of {single}")
+    for stem in lossy:
+        with Image.open(_mosaic_png(root, stem)) as image:
+            path = os.path.join(root, "formats", "webp-lossy", f"{stem}.webp")
+            image.save(path, "WEBP", quality=WEBP_QUALITY, method=4)
+            add(path, image)
+    with Image.open(_mosaic_png(root, single)) as image:
+        path = os.path.join(root, "formats", "webp-lossless", f"{single}.webp")
+        image.save(path, "WEBP", lossless=True, quality=80, method=4)
+        add(path, image)
+        # libavif's own encoder, one thread and fixed quantizers, so the bytes do not depend on the machine.
+        path = os.path.join(root, "formats", "avif", f"{single}.avif")
+        subprocess.run(
+            ["avifenc", "-j", "1", "-c", "aom", "-s", "6", "-y", "420", "-d", "8", "--min", "20", "--max", "30",
+             _mosaic_png(root, single), path],
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        add(path, image)
+
+    log(f"inputs: animated GIF, {frame_count} frames of {canvas[0]}x{canvas[1]}")
+    with Image.open(_mosaic_png(root, "m2-00")) as source:
+        source = source.convert("RGB")
+        frames = []
+        for index in range(frame_count):
+            # A diagonal pan: consecutive frames overlap, so Pillow stores only the changed rectangle of most.
+            left = (source.width - canvas[0]) * index // max(1, frame_count - 1)
+            top = (source.height - canvas[1]) * index // max(1, frame_count - 1)
+            frame = source.crop((left, top, left + canvas[0], top + canvas[1]))
+            frames.append(frame.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE))
+        path = os.path.join(root, "formats", "gif", "pan-00.gif")
+        frames[0].save(path, "GIF", save_all=True, append_images=frames[1:], duration=80, loop=0)
+        entries[os.path.relpath(path, root)] = {
+            "bytes": os.path.getsize(path), "width": canvas[0], "height": canvas[1], "frames": frame_count,
+        }
+
+    # The photo folder of the thumbnail rows, as WebP: the originals and the baseline JPEG mosaics' pixels.
+    sources = [os.path.join(root, "orig", name) for name in sorted(os.listdir(os.path.join(root, "orig")))]
+    sources += sorted(
+        os.path.join(root, "mosaic", name) for name in os.listdir(os.path.join(root, "mosaic"))
+        if name.endswith(".png")
+    )
+    log(f"inputs: {len(sources)} photos as WebP q{WEBP_QUALITY} for the WebP thumbnail folder")
+    for source in sources:
+        with Image.open(source) as image:
+            image = image.convert("RGB")
+            stem, _ = os.path.splitext(os.path.basename(source))
+            path = os.path.join(root, "thumbs-src-webp", f"{stem}.webp")
+            image.save(path, "WEBP", quality=WEBP_QUALITY, method=4)
+            add(path, image)
+    with open(os.path.join(root, "manifest.json"), "w") as handle:
+        json.dump(entries, handle, indent=1, sort_keys=True)
+
+
 def prepare(bench_dir, corpus, mode, log=print):
     """Returns the input folder for mode ("quick" or "full"), building it when not cached."""
     root = os.path.join(bench_dir, "inputs", f"{VERSION}-{mode}")
-    if os.path.exists(os.path.join(root, ".complete")):
-        return root
-    if os.path.exists(root):
-        shutil.rmtree(root)
-    os.makedirs(root)
-    _build(root, corpus, mode, log)
-    open(os.path.join(root, ".complete"), "w").close()
+    if not os.path.exists(os.path.join(root, ".complete")):
+        if os.path.exists(root):
+            shutil.rmtree(root)
+        os.makedirs(root)
+        _build(root, corpus, mode, log)
+        open(os.path.join(root, ".complete"), "w").close()
+    formats_marker = os.path.join(root, f".formats-{FORMATS_VERSION}")
+    if not os.path.exists(formats_marker):
+        for old in os.listdir(root):
+            if old.startswith(".formats-"):
+                os.remove(os.path.join(root, old))
+        _build_formats(root, mode, log)
+        open(formats_marker, "w").close()
     return root
 
 
@@ -175,9 +267,13 @@ def manifest(root):
         return json.load(handle)
 
 
-def megapixels(root, relative_paths):
-    entries = manifest(root)
-    return sum(entries[path]["width"] * entries[path]["height"] for path in relative_paths) / 1e6
+def megapixels(root, relative_paths, entries=None):
+    """Megapixels of the files named (relative to root), from the manifest."""
+    entries = entries or manifest(root)
+    # An animation's megapixels are those of every frame's canvas.
+    return sum(
+        entries[path]["width"] * entries[path]["height"] * entries[path].get("frames", 1) for path in relative_paths
+    ) / 1e6
 
 
 def warm_page_cache(root):

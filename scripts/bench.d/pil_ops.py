@@ -1,8 +1,10 @@
 """Pillow side of the benchmarks: the same operations pixpipe-bench times, run in one process.
 
     pil_ops.py decode FILES...                   time decoding every file (from memory)
+    pil_ops.py decode-frames FILES...            time decoding every frame of every file, as RGBA
     pil_ops.py encode-jpeg FILE --quality 85     time encoding the decoded FILE
     pil_ops.py encode-png FILE                   time encoding the decoded FILE
+    pil_ops.py encode-webp FILE --quality 85 --method 4
     pil_ops.py resize FILE --scale 0.125         time resize(LANCZOS) of the decoded FILE
     pil_ops.py thumbnail DIR OUT --size 256 --processes 2 [--format jpeg|png]
                                                  thumbnail() with draft, a pool of processes
@@ -10,7 +12,9 @@
 The timed subcommands print one JSON object with the keys pixpipe-bench prints (op,
 seconds_median, megapixels, mp_per_s, ...), so the harness reads both the same way.
 Settings mirror pixpipe's defaults: JPEG quality 85, 4:2:0, optimized Huffman tables;
-PNG zlib level 6.
+PNG zlib level 6; WebP quality 85, method 4 (libwebp's default, as cwebp's).
+AVIF is read through Pillow's own plugin when this Pillow has one, else through pillow-avif-plugin
+when it is installed (`decode` then fails on AVIF files when neither is there).
 """
 
 import argparse
@@ -22,7 +26,12 @@ import sys
 import time
 from multiprocessing import Pool
 
-from PIL import Image
+from PIL import Image, ImageSequence
+
+try:  # Registers an AVIF plugin on Pillows without their own (harmless where Pillow reads AVIF itself).
+    import pillow_avif  # noqa: F401
+except ImportError:
+    pass
 
 # Mosaics are larger than Pillow's decompression-bomb warning threshold on purpose.
 Image.MAX_IMAGE_PIXELS = None
@@ -81,6 +90,28 @@ def cmd_decode(args):
     report("decode", len(blobs), pixels[0] / 1e6, seconds)
 
 
+def cmd_decode_frames(args):
+    """Every frame composited on the canvas, as a viewer shows it: Pillow's ImageSequence, each as RGBA."""
+    blobs = []
+    for path in args.files:
+        with open(path, "rb") as handle:
+            blobs.append(handle.read())
+    counts = [0, 0]
+
+    def body():
+        pixels = frames = 0
+        for blob in blobs:
+            with Image.open(io.BytesIO(blob)) as image:
+                for frame in ImageSequence.Iterator(image):
+                    rgba = frame.convert("RGBA")
+                    pixels += rgba.width * rgba.height
+                    frames += 1
+        counts[0], counts[1] = pixels, frames
+
+    seconds = timed(args.warmup, args.repeat, body)
+    report("decode-frames", len(blobs), counts[0] / 1e6, seconds)
+
+
 def cmd_encode(args, fmt):
     image = load(args.files[0])
     size = [0]
@@ -89,6 +120,8 @@ def cmd_encode(args, fmt):
         buffer = io.BytesIO()
         if fmt == "jpeg":
             image.save(buffer, "JPEG", quality=args.quality, subsampling="4:2:0", optimize=True)
+        elif fmt == "webp":
+            image.save(buffer, "WEBP", quality=args.quality, method=args.method)
         else:
             image.save(buffer, "PNG", compress_level=6)
         size[0] = buffer.tell()
@@ -132,9 +165,10 @@ def cmd_thumbnail(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("subcommand", choices=["decode", "encode-jpeg", "encode-png", "resize", "thumbnail"])
+    parser.add_argument("subcommand", choices=["decode", "decode-frames", "encode-jpeg", "encode-png", "encode-webp", "resize", "thumbnail"])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--quality", type=int, default=85)
+    parser.add_argument("--method", type=int, default=4, help="WebP method (0-6)")
     parser.add_argument("--scale", type=float, default=0.5)
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--format", choices=["jpeg", "png"], default="jpeg", help="thumbnail output format")
@@ -144,10 +178,14 @@ def main():
     args = parser.parse_args()
     if args.subcommand == "decode":
         cmd_decode(args)
+    elif args.subcommand == "decode-frames":
+        cmd_decode_frames(args)
     elif args.subcommand == "encode-jpeg":
         cmd_encode(args, "jpeg")
     elif args.subcommand == "encode-png":
         cmd_encode(args, "png")
+    elif args.subcommand == "encode-webp":
+        cmd_encode(args, "webp")
     elif args.subcommand == "resize":
         cmd_resize(args)
     else:

@@ -42,7 +42,6 @@ enum PNGDecoder {
         // their buffer starts zeroed.
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
             let raw = UnsafeMutableRawBufferPointer(buffer)
-            HugePageAdvice.advise(raw)
             if output.passes > 1 { raw.initializeMemory(as: UInt8.self, repeating: 0) }
             pixelFailure = readPixels(reader, into: raw, header: header, output: output)
             if let pixelFailure, output.passes == 1 {

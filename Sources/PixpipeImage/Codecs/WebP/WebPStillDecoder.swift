@@ -55,7 +55,6 @@ enum WebPStillDecoder {
         var status = VP8_STATUS_OK
         // libwebp writes every byte of the buffer it is given, so it is not zeroed first.
         let pixels = [UInt8](unsafeUninitializedCapacity: stride * height) { buffer, initialized in
-            HugePageAdvice.advise(UnsafeMutableRawBufferPointer(buffer))
             config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = buffer.baseAddress

@@ -360,6 +360,14 @@ def summarize(comparison, sides, ctx, env, timeout):
     }
 
 
+def side_ratio(peer, side, metric):
+    """peer / side for time or peak memory, or None when either did not run."""
+    key = "time_s" if metric == "time" else "peak_bytes"
+    if not peer or not side or not peer.get(key) or not side.get(key):
+        return None
+    return peer[key] / side[key]
+
+
 def evaluate(target, ratios, by_name):
     entry = {"text": target.text, "peer": target.peer, "metric": target.metric, "threshold": target.threshold}
     pixpipe = by_name.get("pixpipe")
@@ -374,6 +382,9 @@ def evaluate(target, ratios, by_name):
             entry["status"] = f"{'met' if value >= target.threshold else 'missed'} (min {value:.2f} dB)"
         return entry
     ratio = ratios.get(target.peer, {}).get(target.metric)
+    if target.side != "pixpipe":
+        entry["side"] = target.side
+        ratio = side_ratio(by_name.get(target.peer), by_name.get(target.side), target.metric)
     if ratio is None:
         entry["status"] = f"not measured ({target.peer} did not run)"
     elif ratio >= target.threshold:

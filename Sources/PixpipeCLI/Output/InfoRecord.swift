@@ -74,7 +74,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         }
         parts.append("orientation \(orientation) (\(Self.orientationMeaning(orientation)))")
         if let cleanAperture {
-            parts.append("clean aperture \(cleanAperture.width)x\(cleanAperture.height) at \(cleanAperture.x),\(cleanAperture.y)")
+            parts.append(
+                "clean aperture \(cleanAperture.width)x\(cleanAperture.height) at \(cleanAperture.x),\(cleanAperture.y)"
+            )
         }
         parts.append(iccProfileBytes > 0 ? "ICC \(iccProfileBytes) bytes" : "no ICC")
         if let gamma { parts.append("gamma \(gamma)") }

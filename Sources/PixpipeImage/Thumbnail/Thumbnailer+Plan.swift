@@ -25,7 +25,8 @@ extension Thumbnailer {
             }
             let shown =
                 options.appliesOrientation
-                ? ImageMetadata.shownSize(width: width, height: height, orientation: orientation, cleanAperture: cleanAperture)
+                ? ImageMetadata.shownSize(
+                    width: width, height: height, orientation: orientation, cleanAperture: cleanAperture)
                 : (width: width, height: height)
             let swaps = options.appliesOrientation && orientation.swapsDimensions
             geometry = try ThumbnailGeometry(sourceWidth: shown.width, sourceHeight: shown.height, options: options)

@@ -72,4 +72,40 @@ struct AVIFCommandTests {
         let thumbnail = try Image(contentsOfFile: "\(out)/kimono.rotate90.png")
         #expect(thumbnail.width == 45 && thumbnail.height == 64)
     }
+
+    @Test("a clap file: info reports the crop; convert and thumbnail cut it, then turn the picture upright")
+    func cleanAperture() throws {
+        guard Corpora.isAvailable else { return }
+        let file = Corpora.path("avif/kimono.mirror-vertical.rotate270.crop.avif")
+        let fields = try record(try pixpipe.run(["info", "--json", file]).outputText)
+        let crop = try #require(fields["cleanAperture"] as? [String: Int])
+        #expect(crop == ["x": 39, "y": 272, "width": 330, "height": 385])
+        #expect(fields["width"] as? Int == 1024 && fields["height"] as? Int == 722)
+        #expect(fields["orientation"] as? Int == 5)
+        let human = try pixpipe.run(["info", file]).outputText
+        #expect(human.contains("clean aperture 330x385 at 39,272"))
+        let plain = try record(try pixpipe.run(["info", "--json", Corpora.path("avif/kimono.avif")]).outputText)
+        #expect(plain["cleanAperture"] == nil)
+
+        let directory = try TemporaryDirectory()
+        let png = directory.path("shown.png")
+        let convert = try pixpipe.run(["convert", file, png])
+        #expect(convert.status == 0, "\(convert.errors)")
+        let shown = try Image(contentsOfFile: png)
+        #expect(shown.width == 385 && shown.height == 330)
+        let stored = directory.path("stored.png")
+        #expect(try pixpipe.run(["convert", file, stored, "--no-orient"]).status == 0)
+        let whole = try Image(contentsOfFile: stored)
+        #expect(whole.width == 1024 && whole.height == 722)
+
+        let out = directory.path("thumbs")
+        let thumbnail = try pixpipe.run([
+            "thumbnail", file, "--out", out, "--size", "77", "--format", "png", "--name",
+            "{name}-{width}x{height}.{ext}",
+        ])
+        #expect(thumbnail.status == 0, "\(thumbnail.errors)")
+        // 385 x 330 fit into 77: 77 x 66, and the name template planned the same size from the header.
+        let small = try Image(contentsOfFile: "\(out)/kimono.mirror-vertical.rotate270.crop-77x66.png")
+        #expect(small.width == 77 && small.height == 66)
+    }
 }

@@ -11,8 +11,9 @@ struct ConvertCommand: Command {
         The input format is read from the bytes; the output format from OUT's extension (\(extensions)) or from
         --format, which wins when both are given. IN '-' reads standard input;
         OUT '-' writes standard output and then needs --format.
-        The EXIF orientation is applied by default, so the output is upright; --no-orient keeps the stored
-        pixel order (and the orientation tag, where the output format carries EXIF).
+        The EXIF orientation is applied by default, so the output is upright (an AVIF 'clap' crop is cut
+        first); --no-orient keeps every stored pixel in its order (and the orientation tag, where the output
+        format carries EXIF).
         OUT is replaced if it exists. It is written to a temporary file beside it, synced, then renamed, so a
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
@@ -43,7 +44,7 @@ struct ConvertCommand: Command {
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
             .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
-            .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+            .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag(
                 "lossless",

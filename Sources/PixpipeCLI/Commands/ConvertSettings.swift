@@ -8,7 +8,7 @@ struct ConvertSettings: Sendable, Hashable {
     let quality: Int
     /// Progressive JPEG or interlaced PNG.
     let progressive: Bool
-    /// Apply the EXIF orientation to the pixels (the default).
+    /// Apply the clean aperture and the EXIF orientation to the pixels (the default).
     let appliesOrientation: Bool
     /// Drop the ICC profile and EXIF data.
     let strips: Bool

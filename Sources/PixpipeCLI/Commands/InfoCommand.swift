@@ -11,7 +11,9 @@ struct InfoCommand: Command {
         'errorKind' under --json) and do not stop the others; the exit status is then 1.
         With --json each file gives one JSON object per line, with the keys path, format, width, height,
         channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes, and
-        gamma and dotsPerInch when the file states them. Width and height are as stored, before orientation.
+        gamma, dotsPerInch and cleanAperture (an AVIF 'clap' crop: x, y, width, height in stored pixels,
+        cut before the orientation is applied) when the file states them. Width and height are as stored,
+        before the crop and the orientation.
         'warnings' lists, as "code: message", what a full decode would warn about that the header already
         shows (junk between JPEG header segments, a bad ICC segment, a damaged PNG chunk before the image
         data); without decoding it cannot see damage or junk in the scan or image data, junk before EOI,

@@ -14,7 +14,7 @@ struct ThumbnailCommand: Command {
         Size: --size N fits the picture in an N x N box (default 256); --resize WxH a W x H box; --width or
         --height one side. --fill covers the box and crops it around the centre. Pictures are never enlarged
         without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
-        resizing) unless --no-orient is given.
+        resizing, and an AVIF 'clap' crop before it) unless --no-orient is given.
         Format: --format \(ImageFormat.writableNames); by default inputs with alpha give PNG, everything
         else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
         Animations: an animated input (GIF, animated WebP or AVIF) gives its first frame; with --animated every
@@ -49,7 +49,7 @@ struct ThumbnailCommand: Command {
             .flag(
                 "animated",
                 help: "Keep every frame of animated inputs, resized, in an animation (default format webp)."),
-            .flag("no-orient", help: "Keep the stored pixel order instead of applying the EXIF orientation."),
+            .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
             .flag("overwrite", help: "Replace existing outputs (default: skip them)."),
             .value("name", placeholder: "TEMPLATE", help: "Output file names (default {name}.{ext})."),

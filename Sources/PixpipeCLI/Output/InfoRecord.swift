@@ -6,9 +6,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let path: String
     /// The format's identifier (`png`, `jpeg`, ...).
     let format: String
-    /// Stored width in pixels (before orientation).
+    /// Stored width in pixels (before the clean-aperture crop and the orientation).
     let width: Int
-    /// Stored height in pixels (before orientation).
+    /// Stored height in pixels (before the clean-aperture crop and the orientation).
     let height: Int
     /// Channels a default decode produces (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA).
     let channels: Int
@@ -28,6 +28,8 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let gamma: Double?
     /// The physical resolution, when the file states one.
     let dotsPerInch: ImageMetadata.Resolution?
+    /// The part of the stored pixels shown (AVIF `clap`), cut before the orientation; absent when all are.
+    let cleanAperture: PixelRect?
     /// How many frames the file holds (1 for a still image).
     let frames: Int
     /// How many times an animation plays (0 = forever); absent for still images.
@@ -53,6 +55,7 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         iccProfileBytes = info.metadata.iccProfile?.count ?? 0
         gamma = info.metadata.gamma
         dotsPerInch = info.metadata.dotsPerInch
+        cleanAperture = info.metadata.cleanAperture
         frames = info.animation?.frameCount ?? 1
         loopCount = info.animation?.loopCount
         durationMs = info.animation?.duration.map { Int(($0 / .milliseconds(1)).rounded()) }
@@ -70,6 +73,11 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         case (_, false): parts.append("not interlaced")
         }
         parts.append("orientation \(orientation) (\(Self.orientationMeaning(orientation)))")
+        if let cleanAperture {
+            parts.append(
+                "clean aperture \(cleanAperture.width)x\(cleanAperture.height) at \(cleanAperture.x),\(cleanAperture.y)"
+            )
+        }
         parts.append(iccProfileBytes > 0 ? "ICC \(iccProfileBytes) bytes" : "no ICC")
         if let gamma { parts.append("gamma \(gamma)") }
         if let dotsPerInch { parts.append("\(Self.decimal(dotsPerInch.x))x\(Self.decimal(dotsPerInch.y)) dpi") }

@@ -72,10 +72,11 @@ struct ThumbnailBatchPlanner {
         } catch {
             throw .decoding(error)
         }
-        let swaps = settings.options.appliesOrientation && info.metadata.orientation.swapsDimensions
+        let shown =
+            settings.options.appliesOrientation
+            ? info.metadata.shownSize(width: info.width, height: info.height) : (width: info.width, height: info.height)
         let geometry = try ThumbnailGeometry(
-            sourceWidth: swaps ? info.height : info.width, sourceHeight: swaps ? info.width : info.height,
-            options: settings.options)
+            sourceWidth: shown.width, sourceHeight: shown.height, options: settings.options)
         return (geometry.outputWidth, geometry.outputHeight)
     }
 

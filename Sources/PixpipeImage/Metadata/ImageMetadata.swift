@@ -8,6 +8,9 @@ public struct ImageMetadata: Sendable, Hashable {
     public var isInterlaced: Bool
     /// The EXIF orientation (JPEG APP1, PNG eXIf); `.up` when absent.
     public var orientation: Orientation
+    /// The part of the stored pixels the file says to show (AVIF `clap`), cut before the orientation is
+    /// applied; `nil` shows every pixel.
+    public var cleanAperture: PixelRect?
     /// The raw TIFF-structured EXIF block (starting at the byte-order mark), if present.
     public var exif: [UInt8]?
     /// The embedded ICC profile, if present.
@@ -23,7 +26,8 @@ public struct ImageMetadata: Sendable, Hashable {
     public init(
         sourceFormat: ImageFormat? = nil, sourceBitDepth: Int? = nil, isInterlaced: Bool = false,
         orientation: Orientation = .up, exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil,
-        gamma: Double? = nil, dotsPerInch: Resolution? = nil, warnings: [DecodeWarning] = []
+        gamma: Double? = nil, dotsPerInch: Resolution? = nil, warnings: [DecodeWarning] = [],
+        cleanAperture: PixelRect? = nil
     ) {
         self.sourceFormat = sourceFormat
         self.sourceBitDepth = sourceBitDepth
@@ -34,6 +38,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.gamma = gamma
         self.dotsPerInch = dotsPerInch
         self.warnings = warnings
+        self.cleanAperture = cleanAperture
     }
 
     /// A horizontal and vertical resolution.

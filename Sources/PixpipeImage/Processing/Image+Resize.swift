@@ -11,9 +11,9 @@ extension Image {
     ///
     /// The filter is separable and widened by the downscale factor; alpha is handled premultiplied, so
     /// transparent pixels never bleed colour into visible ones (fully transparent output pixels are
-    /// transparent black). Every pixel format keeps its format; metadata is kept as it is. Large images
-    /// are split across cores (see ``ResizeOptions/maximumConcurrency``). The same size returns the
-    /// image unchanged.
+    /// transparent black). Every pixel format keeps its format; metadata is kept as it is, but for a clean
+    /// aperture, which is scaled with the pixels (edges rounded outwards). Large images are split across
+    /// cores (see ``ResizeOptions/maximumConcurrency``). The same size returns the image unchanged.
     public func resized(
         width outputWidth: Int, height outputHeight: Int, filter: ResizeFilter = .lanczos3,
         options: ResizeOptions = .init()
@@ -27,6 +27,8 @@ extension Image {
             sourceWidth: width, sourceHeight: height, outputWidth: outputWidth, outputHeight: outputHeight,
             format: pixelFormat, filter: filter, linearLight: options.linearLight)
         var result = Image(width: outputWidth, height: outputHeight, pixelFormat: pixelFormat, metadata: metadata)
+        result.metadata.cleanAperture = metadata.cleanAperture?.scaled(
+            fromWidth: width, height: height, toWidth: outputWidth, height: outputHeight)
         let bands = Self.bandCount(for: resampler, rows: outputHeight, limit: options.maximumConcurrency)
         withUnsafeBytes { source in
             result.withUnsafeMutableBytes { destination in

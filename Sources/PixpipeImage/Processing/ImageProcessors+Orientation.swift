@@ -1,6 +1,6 @@
 extension ImageProcessors {
-    /// The EXIF orientation applied, so the pixels are upright and the metadata says orientation 1
-    /// (see ``Image/applyingOrientation()``).
+    /// The EXIF orientation applied (after the AVIF clean-aperture crop), so the pixels are upright and
+    /// the metadata says orientation 1 (see ``Image/applyingOrientation()``).
     public struct Orientation: ImageProcessing, Hashable {
         /// The orientation step.
         public init() {}
@@ -8,7 +8,7 @@ extension ImageProcessors {
         /// `orientation`.
         public var identifier: String { "orientation" }
 
-        /// The image turned upright.
+        /// The image cut to its clean aperture and turned upright.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             image.applyingOrientation()
         }

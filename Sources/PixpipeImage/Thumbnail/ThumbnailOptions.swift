@@ -38,7 +38,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var filter: ResizeFilter
     /// Resample in linear light (see ``ResizeOptions/linearLight``). Off by default.
     public var linearLight: Bool
-    /// Apply the EXIF orientation, so the output is upright and carries orientation 1. On by default.
+    /// Apply the EXIF orientation (after cutting an AVIF clean aperture), so the output is upright and
+    /// carries orientation 1. On by default.
     public var appliesOrientation: Bool
     /// The most pixels any image buffer the thumbnailer allocates may hold; `nil` lifts the limit.
     ///

@@ -7,7 +7,8 @@ import Foundation
 /// then resampled with the chosen filter; non-interlaced PNGs stream their rows through the resampler
 /// as libpng produces them, so peak memory does not grow with the source; interlaced PNGs are decoded
 /// whole under the pixel limit. The EXIF orientation is applied after resizing (fewer pixels to move),
-/// with the target read in upright pixels, so a 6-oriented 4000x3000 photo fit into 256 gives 192x256.
+/// with the target read in upright pixels, so a 6-oriented 4000x3000 photo fit into 256 gives 192x256; an
+/// AVIF clean aperture (`clap`) is cut before resizing, so the target is read in the cropped picture.
 ///
 /// ```swift
 /// let thumbnail = try Thumbnailer(.init(size: .box(256))).thumbnail(contentsOfFile: "photo.jpg")
@@ -50,10 +51,11 @@ public struct Thumbnailer: Sendable {
         return try codec.thumbnail(.bytes(bytes), by: self)
     }
 
-    /// The thumbnail of an image already decoded (its `metadata.orientation` is honoured).
+    /// The thumbnail of an image already decoded (its `metadata.orientation` and `cleanAperture` are honoured).
     public func thumbnail(of image: Image) throws(ThumbnailError) -> Image {
         let plan = try Plan(
-            width: image.width, height: image.height, orientation: image.metadata.orientation, format: nil, options)
+            width: image.width, height: image.height, orientation: image.metadata.orientation,
+            cleanAperture: image.metadata.cleanAperture, format: nil, options)
         return try finish(image, plan: plan)
     }
 
@@ -75,8 +77,8 @@ public struct Thumbnailer: Sendable {
     /// The plan for a source whose header says `info`; checks the source limit.
     func plan(for info: ImageInfo) throws(ThumbnailError) -> Plan {
         try Plan(
-            width: info.width, height: info.height, orientation: info.metadata.orientation, format: info.format,
-            options)
+            width: info.width, height: info.height, orientation: info.metadata.orientation,
+            cleanAperture: info.metadata.cleanAperture, format: info.format, options)
     }
 
     /// Options for a codec that can only decode at full size: the thumbnail's pixel limit and strictness.
@@ -84,12 +86,15 @@ public struct Thumbnailer: Sendable {
         DecodeOptions(pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness)
     }
 
-    /// Resizes `image` to the plan's stored size, turns it upright, and cuts the `.fill` crop.
+    /// Cuts `image` to its clean aperture, resizes it to the plan's stored size, turns it upright, and cuts
+    /// the `.fill` crop.
     func finish(_ image: Image, plan: Plan) throws(ThumbnailError) -> Image {
         try checkAllocation(width: plan.storedWidth, height: plan.storedHeight)
+        // The clean aperture is in stored pixels: cut before resizing, as the plan's size assumes.
+        let source = options.appliesOrientation ? image.applyingCleanAperture() : image
         var result: Image
         do {
-            result = try image.resized(
+            result = try source.resized(
                 width: plan.storedWidth, height: plan.storedHeight, filter: options.filter,
                 options: options.resizeOptions)
         } catch {

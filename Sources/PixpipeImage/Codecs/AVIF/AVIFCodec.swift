@@ -8,9 +8,10 @@ extension ImageFormat {
 /// AVIF through libavif 0.11 (AV1 decoded by dav1d, encoded by aom): 8, 10 and 12 bits, 4:2:0, 4:2:2,
 /// 4:4:4 and monochrome, alpha, grids, ICC and EXIF, `irot`/`imir` as orientation, image sequences.
 ///
-/// Pixels match `avifdec` exactly (see ``AVIFPixels``): the `clap` crop is not applied (`avifdec` 0.11
-/// writes the whole coded image) and `irot`/`imir` are reported in ``ImageMetadata/orientation``, not
-/// applied, like EXIF orientation.
+/// Pixels match `avifdec` exactly (see ``AVIFPixels``): the `clap` crop is reported in
+/// ``ImageMetadata/cleanAperture``, not applied (`avifdec` 0.11 writes the whole coded image), and
+/// `irot`/`imir` in ``ImageMetadata/orientation``, like EXIF orientation; ``Image/applyingOrientation()``
+/// applies both, the crop first (see ``AVIFCleanAperture``).
 ///
 /// What libavif reports, and what the decoder does with it:
 ///
@@ -18,6 +19,7 @@ extension ImageFormat {
 /// |---|---|---|---|
 /// | a refusal whose message starts `[Strict]` (odd `clap` offsets, no `pixi`, alpha without `ispe`) | decode, warning | decode, warning | the image is whole; browsers show these files, so the file is parsed again with `strictFlags` off |
 /// | success, but the last top-level box runs past the end of the file | decode, warning | decode, warning | every box the image needs was whole |
+/// | a `clap` box that names no whole rectangle inside the image (`avif-clap-ignored`) | decode, warning, no crop | decode, warning, no crop | the pixels are whole; showing all of them loses nothing |
 /// | `TRUNCATED_DATA`, or any refusal of a file whose last top-level box is cut | `.truncated` | `.truncated` (a sequence ends after its last whole frame, with a warning) | pixels are missing; a still AV1 image is all or nothing |
 /// | `BMFF_PARSE_FAILED`, `INVALID_FTYP`, `NO_CONTENT`, `NO_AV1_ITEMS_FOUND`, `DECODE_COLOR_FAILED`, `DECODE_ALPHA_FAILED`, `ISPE_SIZE_MISMATCH`, `COLOR_ALPHA_SIZE_MISMATCH`, `INVALID_IMAGE_GRID`, other codes | `.corrupt` | `.corrupt` (a sequence ends after its last whole frame, with a warning) | the boxes or the AV1 data are damaged |
 /// | `NOT_IMPLEMENTED`, `REFORMAT_FAILED`, `UNSUPPORTED_DEPTH`, `NO_CODEC_AVAILABLE` | `.unsupportedFeature` | `.unsupportedFeature` | a valid file libavif cannot convert (for example BT.2020 constant-luminance colour) |

@@ -6,7 +6,8 @@ import Foundation
 /// Colour is signalled as sRGB (BT.709 primaries, sRGB transfer) with BT.601 YUV, as `avifenc` does for
 /// PNG and JPEG input; gray images are stored as monochrome (4:0:0). The ICC profile and the EXIF block
 /// (its orientation rewritten to ``ImageMetadata/orientation``, as for JPEG) are written when the
-/// options ask for them, and the orientation is also written as `irot`/`imir`, which AVIF readers apply.
+/// options ask for them, and the orientation is also written as `irot`/`imir`, which AVIF readers apply,
+/// and ``ImageMetadata/cleanAperture`` as `clap` (see ``AVIFCleanAperture``).
 enum AVIFEncoder {
     /// Encodes one image.
     static func encode(_ image: Image, options: AVIFEncodeOptions) throws(ImageEncodingError) -> Data {
@@ -135,6 +136,7 @@ enum AVIFEncoder {
         }
         // Set after the EXIF block, which libavif also reads an orientation from.
         AVIFTransforms.apply(metadata.orientation, to: &avif.pointee)
+        AVIFCleanAperture.apply(metadata.cleanAperture, to: &avif.pointee)
     }
 
     private static func failure(_ message: String) -> ImageEncodingError {

@@ -59,10 +59,14 @@ enum AVIFPixels {
         }
     }
 
-    /// What libavif read besides the pixels: depth, ICC profile, EXIF, and `irot`/`imir` as orientation.
+    /// What libavif read besides the pixels: depth, ICC profile, EXIF, `irot`/`imir` as orientation and
+    /// `clap` as the clean aperture.
     static func metadata(of avif: avifImage, warnings: [DecodeWarning]) -> ImageMetadata {
         var metadata = ImageMetadata(sourceFormat: .avif, sourceBitDepth: Int(avif.depth), warnings: warnings)
         metadata.orientation = AVIFTransforms.orientation(of: avif)
+        let (aperture, apertureWarning) = AVIFCleanAperture.rectangle(of: avif)
+        metadata.cleanAperture = aperture
+        if let apertureWarning { metadata.warnings.append(apertureWarning) }
         if avif.icc.size > 0, let data = avif.icc.data {
             metadata.iccProfile = Array(UnsafeBufferPointer(start: data, count: avif.icc.size))
         }

@@ -113,7 +113,8 @@ let package = Package(
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
         // CLibAVIF: the premultiplied-alpha tests write a file with libavif directly (the encoder has no such option).
         .testTarget(
-            name: "PixpipeImageTests", dependencies: ["PixpipeImage", "Pixpipe", "CLibAVIF"], exclude: ["Fixtures"]),
+            name: "PixpipeImageTests", dependencies: ["PixpipeImage", "Pixpipe", "PixpipeTestSupport", "CLibAVIF"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
             dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking", "CLibCurl"]

@@ -12,6 +12,9 @@ struct ChildProcessUsage {
     let status: Int32
     /// Wall-clock time from spawn to exit.
     let elapsed: Duration
+    /// CPU time (user + system) of the child and its waited-for descendants, from `wait4`: what bounds a
+    /// refusal, since the wall clock of a loaded machine also counts other programs' work.
+    let cpuTime: Duration
     /// The child's peak resident set size in bytes (`ru_maxrss` from `wait4`).
     let peakResidentBytes: Int
     /// What the child wrote to standard error.
@@ -20,6 +23,9 @@ struct ChildProcessUsage {
     /// Whether tests run under a sanitizer (`scripts/test --sanitize` says so): its shadow memory and
     /// slower code make the memory and time bounds meaningless, so callers relax them.
     static let isSanitized = ProcessInfo.processInfo.environment["PIXPIPE_SANITIZER"] != nil
+
+    /// The wall-clock bound beside a CPU-time bound: only a child that hangs or waits reaches it.
+    static let hangLimit: Duration = isSanitized ? .seconds(120) : .seconds(15)
 
     /// What a memory-growth bound adds under a sanitizer: AddressSanitizer keeps up to 256 MB of freed
     /// chunks (with their redzones) resident in quarantine to catch use after free, so a longer run of
@@ -80,6 +86,10 @@ struct ChildProcessUsage {
         // GNU time prints the peak in KiB on the last line of its output file.
         let report = WholeFile.text(at: peakFile)
         let peakKiB = report.split(separator: "\n").last.flatMap { Int($0) } ?? Int.max / 1024
-        return ChildProcessUsage(status: status, elapsed: elapsed, peakResidentBytes: peakKiB * 1024, errors: errors)
+        let cpuTime =
+            Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        return ChildProcessUsage(
+            status: status, elapsed: elapsed, cpuTime: cpuTime, peakResidentBytes: peakKiB * 1024, errors: errors)
     }
 }

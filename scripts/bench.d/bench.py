@@ -24,6 +24,7 @@ import comparisons  # noqa: E402
 import inputs  # noqa: E402
 import quality  # noqa: E402
 import report  # noqa: E402
+import scale  # noqa: E402
 from measure import run_measured  # noqa: E402
 from server import Nginx  # noqa: E402
 
@@ -441,6 +442,7 @@ def main():
             log(f"build: {reason}")
 
     inputs_root = inputs.prepare(BENCH_DIR, kodak, mode, log=log)
+    scale.prepare_tiny(inputs_root, log)
     log(f"inputs: {inputs_root}")
     inputs.warm_page_cache(inputs_root)
 
@@ -476,10 +478,14 @@ def main():
             server = stack.enter_context(Nginx(BENCH_DIR, os.path.join(inputs_root, "www")))
             log(f"nginx: serving {inputs_root}/www on 127.0.0.1:{server.port}")
             ctx.write_lists(server)
+            ctx.server = server
         for comparison in selected:
             log(f"\n-- {comparison.name}: {comparison.title}")
             comparison_started = time.monotonic()
-            results.append(run_comparison(comparison, ctx, runs, env, timeout))
+            if comparison.runner:
+                results.append(comparison.runner(comparison, ctx, env, timeout * 4, log))
+            else:
+                results.append(run_comparison(comparison, ctx, runs, env, timeout))
             results[-1]["elapsed_s"] = round(time.monotonic() - comparison_started, 1)
             log(f"  ({results[-1]['elapsed_s']:.0f} s)")
 

@@ -66,6 +66,9 @@ class Comparison:
     # At least this many interleaved runs, whatever --runs says: rows of 0.1-0.2 s runs, where a shared
     # 2-core machine's noise moves single runs by 30%, need more than five for a median to mean much.
     min_runs: int = None
+    # A row that is not sides run side by side (fetch-scale): runner(comparison, ctx, env, timeout, log)
+    # measures it and returns the result the report prints.
+    runner: object = None
 
 
 def sh(script, *args):
@@ -479,7 +482,10 @@ def build(ctx):
         )
     # Issue 16's formats: WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
     rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
+    # Issue 18's scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
+    rows.append(scale_row.comparison(ctx, Comparison))
     return rows
 
 
 import formats  # noqa: E402 - formats.py imports the classes above
+import scale as scale_row  # noqa: E402 - named apart from build()'s local `scale`

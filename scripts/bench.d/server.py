@@ -41,6 +41,11 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         root {root};
+        # The fetch-scale row's URLs: /scale/NNNNNN-tKKK.jpg is tiny/tKKK.jpg, so 300 files serve any
+        # number of distinct URLs (and names).
+        location /scale/ {{
+            rewrite ^/scale/[0-9]+-(t[0-9]+[.]jpg)$ /tiny/$1 break;
+        }}
     }}
 }}
 """

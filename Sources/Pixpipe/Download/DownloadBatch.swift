@@ -55,7 +55,8 @@ struct DownloadBatch: Sendable {
         return summary
     }
 
-    /// Creates the folder, removes temporary files a killed run left, and opens the manifest.
+    /// Creates the folder, opens the manifest, and removes temporary files a killed run left (unless another
+    /// process, such as another shard, works in the folder: the files may be its writes in flight).
     private func prepareFolder() throws(DownloadError) -> (ManifestStore, [UInt64: ManifestStore.PriorRecord]) {
         let directory = options.outputDirectory
         do {
@@ -63,12 +64,14 @@ struct DownloadBatch: Sendable {
         } catch {
             throw .write(path: directory.path, operation: "create the folder", code: (error as NSError).posixCode)
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where AtomicFileWriter.isTemporary(name) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
         return try ManifestStore.open(
-            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll)
+            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
+        ) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names where AtomicFileWriter.isTemporary(name) {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
     }
 
     private func dispatch<Items: Sequence & Sendable>(

@@ -9,6 +9,11 @@ extension ManifestRecord {
 
     /// Whether the record is one of an unusable list line (its `errorKind` is a line error's name).
     var isLineError: Bool {
+        Self.isLineError(kind: errorKind)
+    }
+
+    /// Whether `errorKind` names a line error.
+    static func isLineError(kind errorKind: String?) -> Bool {
         errorKind.map { URLListError.ShortName(rawValue: $0) != nil } ?? false
     }
 }

@@ -14,6 +14,12 @@ import Foundation
 /// and at most one torn line at the end. Opening cuts such a torn tail off (so new lines never glue onto
 /// it), and reading skips any line that does not parse. Later lines for a URL win over earlier ones.
 /// Only the owner of the batch uses a store, so it needs no lock.
+///
+/// Several processes may share a folder (shards run at once on one machine): each holds a shared `flock`
+/// on the manifest for its whole batch, and only a process that finds no other one there (it gets the
+/// lock exclusively first) cuts a torn tail or removes leftover temporary files. Others would cut a line
+/// still being appended, or a temporary file still being written; their appends, whole lines with
+/// `O_APPEND`, interleave safely.
 final class ManifestStore {
     /// What an earlier run recorded about a URL, for resuming.
     struct PriorRecord: Sendable {
@@ -33,26 +39,38 @@ final class ManifestStore {
     /// Fingerprints of the offending texts of the line errors already recorded, read whatever the resume
     /// mode: a rerun never records the same unusable line twice.
     private var recordedLineErrors: Set<UInt64> = []
+    /// Whether no other process had the manifest open when this one opened it: then leftovers in the folder
+    /// (a torn tail, temporary files) are a killed run's, and safe to remove.
+    private(set) var isSoleUser = false
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
-    /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo).
+    /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo). When no other process
+    /// has it open, the torn tail is cut and `cleanUp` runs, both before any other process may start.
     static func open(
-        named name: String, in directory: URL, readsPrior: Bool
+        named name: String, in directory: URL, readsPrior: Bool, whenSoleUser cleanUp: () -> Void = {}
     ) throws(DownloadError) -> (ManifestStore, [UInt64: PriorRecord]) {
         let path = directory.appendingPathComponent(name).path
         let descriptor = openForAppending(path)
         guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
         let store = ManifestStore(path: path, descriptor: descriptor)
+        store.isSoleUser = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        // Shared from here on, until the store closes; a sole user only once it has cleaned up (below), and
+        // the others wait here until then.
+        if !store.isSoleUser { _ = flock(descriptor, LOCK_SH) }
         var prior: [UInt64: PriorRecord] = [:]
-        let validLength = store.readRecords { record in
-            let fingerprint = URLFingerprint(absoluteString: record.url).value
-            if record.isLineError { store.recordedLineErrors.insert(fingerprint) }
+        let validLength = ManifestReader.forEachLine(in: descriptor) { line in
+            let fingerprint = URLFingerprint(absoluteString: line.url).value
+            if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
             prior[fingerprint] = PriorRecord(
-                status: record.status, name: record.name, sha256: record.sha256, errorKind: record.errorKind)
+                status: line.status, name: line.name, sha256: line.sha256, errorKind: line.errorKind)
         }
-        guard ftruncate(descriptor, off_t(validLength)) == 0 else {
-            throw .write(path: path, operation: "truncate the torn end of", code: errno)
+        if store.isSoleUser {
+            guard ftruncate(descriptor, off_t(validLength)) == 0 else {
+                throw .write(path: path, operation: "truncate the torn end of", code: errno)
+            }
+            cleanUp()
+            _ = flock(descriptor, LOCK_SH)
         }
         return (store, prior)
     }
@@ -85,29 +103,6 @@ final class ManifestStore {
     /// Flushes the manifest to the disk.
     func synchronize() throws(DownloadError) {
         guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
-    }
-
-    /// Calls `body` with each parsable line's record, streaming 64 KiB at a time; returns the length up to
-    /// the end of the last complete line.
-    private func readRecords(_ body: (ManifestRecord) -> Void) -> Int {
-        let decoder = JSONDecoder()
-        var pending = Data()
-        var consumed = 0
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            guard count > 0 else { break }
-            offset += off_t(count)
-            pending.append(contentsOf: chunk[0..<count])
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                consumed += line.count + 1
-                if let record = try? decoder.decode(ManifestRecord.self, from: line) { body(record) }
-                pending = Data(pending[(newline + 1)...])
-            }
-        }
-        return consumed
     }
 }
 

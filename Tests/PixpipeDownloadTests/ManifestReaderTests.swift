@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import Pixpipe
+
+/// The resumed batch's manifest reading: the hand parser against `JSONDecoder`, and a long manifest.
+@Suite("Manifest reading")
+struct ManifestReaderTests {
+    /// What reading `line` gives: the hand parser's fields, else `JSONDecoder`'s, else `nil`.
+    private func read(_ line: String) -> ManifestLine? {
+        let bytes = Array(line.utf8)
+        return bytes.withUnsafeBytes { ManifestReader.parse($0, decoder: JSONDecoder()) }
+    }
+
+    /// What `JSONDecoder` alone gives for `line`, as the reader did before the hand parser.
+    private func decoded(_ line: String) -> ManifestLine? {
+        (try? JSONDecoder().decode(ManifestRecord.self, from: Data(line.utf8))).map(ManifestLine.init)
+    }
+
+    @Test("Every line the writer makes is read by hand, to the fields JSONDecoder reads")
+    func writerLines() throws {
+        var records = ManifestLineTests.records
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0..<30, using: &generator) {
+                let value = [UInt32.random(in: 0..<0x80), .random(in: 0x80..<0xD800), .random(in: 0x1_0000..<0x1_0FFF)]
+                    .randomElement(using: &generator)!
+                if let scalar = Unicode.Scalar(value) { text.unicodeScalars.append(scalar) }
+            }
+            records.append(
+                ManifestRecord(
+                    url: text, name: text, status: .ok, httpStatus: 200, bytes: 12, sha256: text, attempts: 1,
+                    elapsed: Double.random(in: 0..<1e-3, using: &generator), error: text, errorKind: text,
+                    warnings: [text]))
+        }
+        for record in records {
+            let line = record.jsonLine.dropLast()
+            let byHand = line.withUnsafeBytes { ManifestLine(bytes: $0) }
+            #expect(byHand == ManifestLine(record), "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    @Test(
+        "Lines the hand parser does not vouch for read as JSONDecoder reads them",
+        arguments: [
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,"extra":{"x":[1,2]}}"#,
+            #"{"url":"a","url":"b","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"u\u0072l":"a","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1.0,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1e0,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1}"#,
+            #"{"url":"a","status":"ok","attempts":null,"elapsed":0.5}"#,
+            #"{"url":null,"status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"a","status":"done","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":"0.5"}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,"name":null,"sha256":null}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,"bytes":"12"}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,"warnings":["x",1]}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,"warnings":[]}"#,
+            #"{"url":"\ud83c\udfa8 \u00e9 \/ \b\f","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"\ud83c","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"\udfa8x","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #"{"url":"a\q","status":"ok","attempts":1,"elapsed":0.5}"#,
+            #" { "url" : "a" , "status" : "failed" , "attempts" : 0 , "elapsed" : -0.0 } "#,
+            #"{"url":"a","status":"ok","attempts":01,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":.5}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5}x"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5"#,
+            #"{"url":"a","status":"ok","attempts":99999999999999999999,"elapsed":0.5}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":0.5,}"#,
+            #"{"url":"a","status":"ok","attempts":1,"elapsed":1e999}"#,
+            #"["url"]"#,
+            "{\"url\":\"a\tb\",\"status\":\"ok\",\"attempts\":1,\"elapsed\":0.5}",
+            "",
+        ])
+    func sameAsDecoder(line: String) {
+        #expect(read(line) == decoded(line))
+    }
+
+    @Test("Invalid UTF-8 in a string reads as JSONDecoder reads it")
+    func invalidUTF8() {
+        var bytes = Array(#"{"url":"a"#.utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array(#"","status":"ok","attempts":1,"elapsed":0.5}"#.utf8)
+        let byReader = bytes.withUnsafeBytes { ManifestReader.parse($0, decoder: JSONDecoder()) }
+        let byDecoder = (try? JSONDecoder().decode(ManifestRecord.self, from: Data(bytes))).map(ManifestLine.init)
+        #expect(byReader == byDecoder)
+    }
+
+    @Test("A 20,000-line manifest is read quickly, every URL indexed, the torn tail cut")
+    func longManifest() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let count = 20_000
+        var data = Data()
+        data.reserveCapacity(count * 260)
+        for index in 0..<count {
+            let record = ManifestRecord(
+                url: "http://127.0.0.1:8080/scale/\(index)-t\(index % 300).jpg", name: "\(index)-t\(index % 300).jpg",
+                status: index % 10 == 0 ? .failed : .ok, httpStatus: 200, bytes: 1_500,
+                sha256: String(repeating: "0123456789abcdef", count: 4), width: 64, height: 48, format: "jpeg",
+                attempts: 1, elapsed: 0.003_21, errorKind: index % 10 == 0 ? "http-status" : nil)
+            data.append(record.jsonLine)
+        }
+        let complete = data.count
+        data.append(contentsOf: Array(#"{"url":"http://torn"#.utf8))
+        let path = folder.url.appendingPathComponent("manifest.jsonl")
+        try data.write(to: path)
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (_, prior) = try ManifestStore.open(named: "manifest.jsonl", in: folder.url, readsPrior: true)
+        let elapsed = clock.now - started
+        #expect(elapsed < Self.longManifestLimit, "read \(count) lines in \(elapsed)")
+        #expect(prior.count == count)
+        let tenth = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/10-t10.jpg").value])
+        #expect(tenth.status == .failed && tenth.errorKind == "http-status" && tenth.name == "10-t10.jpg")
+        let other = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/7-t7.jpg").value])
+        #expect(other.status == .ok && other.sha256?.count == 64 && other.errorKind == nil)
+        #expect((try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) == complete)
+    }
+
+    /// A debug build is tens of times slower than release here (each line's URL is hashed by the debug
+    /// SHA-256: 200,000 lines took 52 s on a busy machine, hence 20,000 lines), and a sanitizer several
+    /// times more (`scripts/test --sanitize` sets `PIXPIPE_SANITIZER`).
+    static let longManifestLimit: Duration =
+        ProcessInfo.processInfo.environment["PIXPIPE_SANITIZER"] == nil ? .seconds(20) : .seconds(120)
+}

@@ -61,6 +61,9 @@ public struct DownloadOptions: Sendable {
     public var fileSync: FileSync = .atEnd
     /// The manifest's file name inside the output folder.
     public var manifestName: String = "manifest.jsonl"
+    /// Whether `.progress` events are sent as body bytes arrive (the default). A consumer that draws no
+    /// progress turns them off: the batch then builds and queues no event per chunk.
+    public var reportsProgress: Bool = true
 
     /// Options with every default, writing to `outputDirectory`.
     public init(outputDirectory: URL) {

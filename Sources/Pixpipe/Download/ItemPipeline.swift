@@ -47,26 +47,29 @@ struct ItemPipeline: Sendable {
     /// `nil` when cancelled while waiting for the slot.
     private func transfer(
         _ job: ItemJob, attempts: inout ItemAttempts
-    ) async -> Result<Response<Data>, FetchError>? {
+    ) async -> Fetched? {
         let url = job.item.url
         let deadline = options.itemDeadline
-        let fetched = await network.withSlot(key: "\(url.host ?? ""):\(url.port ?? -1)") {
+        // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
+        let digester = options.storesAsReceived ? BodyDigester() : nil
+        let result = await network.withSlot(key: "\(url.host ?? ""):\(url.port ?? -1)") {
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
                 await events.send(.started(index: job.index, url: url))
             }
-            return await fetch(url, index: job.index, remaining: attempts.remaining)
+            return await fetch(url, index: job.index, remaining: attempts.remaining, digester: digester)
         }
-        if fetched != nil { attempts.count += 1 }
-        return fetched
+        guard let result else { return nil }
+        attempts.count += 1
+        return Fetched(result: result, digester: digester)
     }
 
     /// What the attempt's answer makes of the item: stored, failed for good, or worth another attempt.
     private func settle(
-        _ fetched: Result<Response<Data>, FetchError>, job: ItemJob, attempts: inout ItemAttempts
+        _ fetched: Fetched, job: ItemJob, attempts: inout ItemAttempts
     ) async -> AttemptResult {
         let policy = options.retryPolicy
-        switch fetched {
+        switch fetched.result {
         case .failure(let fetchError):
             if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
@@ -84,7 +87,9 @@ struct ItemPipeline: Sendable {
                 .fetch(fetchError), retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
         case .success(let response):
             attempts.lastStatus = response.statusCode
-            guard let processed = await process(response.value, url: job.item.url) else { return .settled(.cancelled) }
+            guard let processed = await process(response.value, url: job.item.url, digester: fetched.digester) else {
+                return .settled(.cancelled)
+            }
             switch processed {
             case .success(let image):
                 let status = response.statusCode
@@ -122,17 +127,23 @@ struct ItemPipeline: Sendable {
     private static let everyStatus = Set(100..<600)
 
     /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
-    private func fetch(_ url: URL, index: Int, remaining: Duration?) async -> Result<Response<Data>, FetchError> {
+    private func fetch(
+        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?
+    ) async -> Result<Response<Data>, FetchError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
         request.acceptableStatusCodes = Self.everyStatus
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
         request.timeout = remaining.map { min(options.timeout, $0) } ?? options.timeout
-        let events = self.events
-        request.onProgress = { progress in
-            events.offer(
-                .progress(index: index, receivedBytes: progress.bytesReceived, expectedBytes: progress.bytesExpected))
+        request.bodyObserver = digester
+        if options.reportsProgress {
+            let events = self.events
+            request.onProgress = { progress in
+                events.offer(
+                    .progress(
+                        index: index, receivedBytes: progress.bytesReceived, expectedBytes: progress.bytesExpected))
+            }
         }
         do throws(FetchError) {
             return .success(try await client.response(for: request))
@@ -142,7 +153,9 @@ struct ItemPipeline: Sendable {
     }
 
     /// Verifies and processes `body` holding a processing slot; `nil` when cancelled while waiting for one.
-    private func process(_ body: Data, url: URL) async -> Result<ProcessedImage, DownloadError>? {
+    private func process(
+        _ body: Data, url: URL, digester: BodyDigester?
+    ) async -> Result<ProcessedImage, DownloadError>? {
         let options = self.options
         return await processors.withSlot {
             do throws(DownloadError) {
@@ -150,7 +163,7 @@ struct ItemPipeline: Sendable {
                     try ProcessedImage.make(
                         from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
                         keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
-                        verifiesByDecoding: options.verifiesByDecoding))
+                        verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester))
             } catch {
                 return .failure(error)
             }
@@ -160,7 +173,7 @@ struct ItemPipeline: Sendable {
     /// Writes the processed file (and the original when kept) and makes the item's record; blocking, so it
     /// runs on ``fileWork``.
     private func store(_ image: ProcessedImage, job: ItemJob, status: Int, attempts: ItemAttempts) -> ItemOutcome {
-        let digest = SHA256.hash(image.data).hexString
+        let digest = image.sha256.hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
             url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: status, bytes: image.data.count,
@@ -213,6 +226,14 @@ struct ItemPipeline: Sendable {
             return nil
         }
     }
+}
+
+/// One transfer's answer, with the digest its body got on the way in (when it is stored as it came).
+private struct Fetched: Sendable {
+    /// The response or the failure.
+    var result: Result<Response<Data>, FetchError>
+    /// What saw the body arrive, if anything.
+    var digester: BodyDigester?
 }
 
 /// What one attempt came to.

@@ -14,6 +14,8 @@ struct ProcessedImage: Sendable {
     var original: (data: Data, format: ImageFormat)?
     /// The benign warnings of the decode (pixel-losing ones fail it in strict mode), for the manifest.
     var warnings: [DecodeWarning] = []
+    /// The SHA-256 of ``data``: streamed during the transfer for a body stored as it came, else hashed here.
+    var sha256: SHA256.Digest
 
     /// Verifies `body` by decoding it (strict options catch truncation and damage), then processes it.
     ///
@@ -22,9 +24,13 @@ struct ProcessedImage: Sendable {
     /// coefficient, so truncation and damage are seen, but skips most of the inverse DCT); the first processor starts from
     /// the bytes (a thumbnail decodes at the reduced size it needs); only a conversion without processors
     /// decodes at full size.
+    ///
+    /// `bodyDigest`, when given, saw the body arrive: a body stored as it came takes its digest from it
+    /// instead of a second pass over the bytes.
     static func make(
         from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
-        keepsOriginal: Bool, decodeOptions: DecodeOptions, verifiesByDecoding: Bool = true
+        keepsOriginal: Bool, decodeOptions: DecodeOptions, verifiesByDecoding: Bool = true,
+        bodyDigest: BodyDigester? = nil
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
         guard !processing.isEmpty || outputEncoding != nil else {
@@ -33,7 +39,8 @@ struct ProcessedImage: Sendable {
                 ? try verify(body, url: url, options: decodeOptions)
                 : try header(of: body, url: url, options: decodeOptions)
             return ProcessedImage(
-                data: body, format: sniffed, width: info.width, height: info.height, warnings: info.metadata.warnings)
+                data: body, format: sniffed, width: info.width, height: info.height, warnings: info.metadata.warnings,
+                sha256: bodyDigest?.digest(ofBodyOf: body) ?? SHA256.hash(body))
         }
         let original = keepsOriginal ? (data: body, format: sniffed) : nil
         let image: Image
@@ -85,7 +92,8 @@ struct ProcessedImage: Sendable {
         do {
             let data = try image.encoded(as: encoding)
             return ProcessedImage(
-                data: data, format: encoding.format, width: image.width, height: image.height, original: original)
+                data: data, format: encoding.format, width: image.width, height: image.height, original: original,
+                sha256: SHA256.hash(data))
         } catch {
             throw .encoding(error, url: url)
         }

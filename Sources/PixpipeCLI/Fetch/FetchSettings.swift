@@ -59,6 +59,8 @@ struct FetchSettings: Sendable {
         options.nameTemplate = arguments.value("name")
         options.resume = arguments.isSet("retry-failed") ? .retryFailed : .skipCompleted
         options.fileSync = arguments.isSet("fsync-each") ? .eachFile : .atEnd
+        // Progress events feed only the bar, drawn when standard error is a terminal (see FetchEventReporter).
+        options.reportsProgress = FetchProgressBar.isTerminal
         options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
         self.options = options
     }

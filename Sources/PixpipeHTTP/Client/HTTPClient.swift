@@ -45,7 +45,7 @@ public final class HTTPClient: Sendable {
             statusCodes: request.acceptableStatusCodes, contentTypes: request.acceptableContentTypes)
         let response = try await transfer(
             prepared, acceptance: acceptance, policy: request.retryPolicy ?? configuration.retryPolicy,
-            progress: request.onProgress)
+            progress: request.onProgress, observer: request.bodyObserver)
         return try Self.convert(response, to: Value.self)
     }
 
@@ -56,12 +56,12 @@ public final class HTTPClient: Sendable {
     /// metadata of `Response<Value>` and its `Result` on every request.
     private func transfer(
         _ prepared: TransportRequest, acceptance: ResponseAcceptance, policy: RetryPolicy,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?, observer: (any ResponseBodyObserver)?
     ) async throws(FetchError) -> TransportResponse {
         var attempt = 1
         while true {
             let started = ContinuousClock.now
-            let outcome = await performAttempt(prepared, progress: progress)
+            let outcome = await performAttempt(prepared, progress: progress, observer: observer)
             let result = outcome.flatMap(acceptance.check)
             let elapsed = ContinuousClock.now - started
             var retryDelay: Duration?
@@ -106,18 +106,22 @@ public final class HTTPClient: Sendable {
 
     /// One attempt: wait for a slot, adapt, then transfer under the deadline (which starts after the wait).
     private func performAttempt(
-        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+        observer: (any ResponseBodyObserver)?
     ) async -> Result<TransportResponse, FetchError> {
         guard await limiter.acquire() else { return .failure(.cancelled(url: prepared.url)) }
-        let outcome = await adaptAndTransfer(prepared, progress: progress)
+        let outcome = await adaptAndTransfer(prepared, progress: progress, observer: observer)
         limiter.release()
         // A transfer that lost a race with cancellation can report something else; the caller sees `.cancelled`.
         if Task.isCancelled, case .failure = outcome { return .failure(.cancelled(url: prepared.url)) }
         return outcome
     }
 
+    /// Without a progress handler none is passed down, so a streaming transport builds no progress value
+    /// per chunk.
     private func adaptAndTransfer(
-        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+        _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+        observer: (any ResponseBodyObserver)?
     ) async -> Result<TransportResponse, FetchError> {
         var adapted = prepared
         do {
@@ -127,17 +131,16 @@ public final class HTTPClient: Sendable {
         }
         let transport = self.transport
         let finalRequest = adapted
-        let report = progress ?? { _ in }
         if transport.enforcesTimeout {
             do throws(FetchError) {
-                return .success(try await transport.perform(finalRequest, progress: report))
+                return .success(try await transport.perform(finalRequest, observing: observer, progress: progress))
             } catch {
                 return .failure(error)
             }
         }
         return await Deadline.run(timeout: finalRequest.timeout, url: finalRequest.url) {
             do throws(FetchError) {
-                return .success(try await transport.perform(finalRequest, progress: report))
+                return .success(try await transport.perform(finalRequest, observing: observer, progress: progress))
             } catch {
                 return .failure(error)
             }

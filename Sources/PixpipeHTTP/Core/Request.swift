@@ -35,6 +35,8 @@ public struct Request<Value: ResponseConvertible>: Sendable {
     public var retryPolicy: RetryPolicy?
     /// Called as body bytes arrive, for each attempt.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// Sees the body as it arrives, so a digest needs no second pass over it; see ``ResponseBodyObserver``.
+    public var bodyObserver: (any ResponseBodyObserver)?
 
     /// A request for an absolute URL.
     public init(
@@ -69,6 +71,7 @@ public struct Request<Value: ResponseConvertible>: Sendable {
         self.maxRedirects = nil
         self.retryPolicy = nil
         self.onProgress = nil
+        self.bodyObserver = nil
     }
 
     /// The same request converting to another type.
@@ -80,6 +83,7 @@ public struct Request<Value: ResponseConvertible>: Sendable {
         other.maxRedirects = maxRedirects
         other.retryPolicy = retryPolicy
         other.onProgress = onProgress
+        other.bodyObserver = bodyObserver
         return other
     }
 }

@@ -13,6 +13,14 @@ public protocol HTTPTransport: Sendable {
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws(FetchError) -> TransportResponse
 
+    /// Performs `request`, showing the body to `observer` and calling `progress` (when given) as bytes
+    /// arrive. The default runs ``perform(_:progress:)`` and shows the observer the whole body at the end;
+    /// a streaming transport shows each chunk as it comes, so the bytes are read once while still in cache.
+    func perform(
+        _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(FetchError) -> TransportResponse
+
     /// Whether the transport itself ends every transfer at `request.timeout`, exactly, with
     /// ``FetchError/timedOut(after:url:)``; the client then runs no timer of its own per request.
     var enforcesTimeout: Bool { get }
@@ -25,6 +33,19 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    /// Runs ``perform(_:progress:)``, then shows the observer the whole body at once.
+    public func perform(
+        _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(FetchError) -> TransportResponse {
+        let response = try await perform(request, progress: progress ?? { _ in })
+        if let observer {
+            observer.begin()
+            response.body.withUnsafeBytes { observer.observe($0) }
+        }
+        return response
+    }
+
     /// By default the client races each transfer against its own timer.
     public var enforcesTimeout: Bool { false }
 

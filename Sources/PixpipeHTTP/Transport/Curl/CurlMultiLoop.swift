@@ -1,4 +1,5 @@
 internal import CLibCurl
+internal import CPixpipeHTTP
 import Foundation
 
 /// The engine thread's side of a ``CurlMultiEngine``: the multi handle, the running transfers and the handle pool.

@@ -65,8 +65,16 @@ public final class CurlTransport: HTTPTransport {
     public func perform(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws(FetchError) -> TransportResponse {
+        try await perform(request, observing: nil, progress: progress)
+    }
+
+    /// Performs one request, showing each body chunk to `observer` (on the transport's thread) as it arrives.
+    public func perform(
+        _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(FetchError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
-        let sink = CurlTransportSink(progress: progress)
+        let sink = CurlTransportSink(progress: progress, observer: observer)
         let outcome: CurlTransferOutcome
         do {
             outcome = try await engine.perform(curlRequest(for: request), sink: sink)

@@ -1,7 +1,9 @@
 import Foundation
 import PixpipeLocking
 
-/// Collects the body for ``CurlTransport`` and reports progress after each chunk, like the URLSession transport.
+/// Collects the body for ``CurlTransport``, shows each chunk to the request's body observer, and reports
+/// progress after each chunk, like the URLSession transport (only when someone listens: building and
+/// delivering a progress value per chunk showed in profiles of many small files).
 ///
 /// The engine enforces the body cap before calling it, so the buffer never grows past the cap.
 final class CurlTransportSink: CurlTransferSink {
@@ -12,11 +14,14 @@ final class CurlTransportSink: CurlTransferSink {
 
     // Written on the engine thread during the transfer, read by the caller after it resumed.
     private let state = Locked(State())
-    private let progress: @Sendable (TransferProgress) -> Void
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let observer: (any ResponseBodyObserver)?
 
-    /// A sink that calls `progress` (on the engine thread) as body bytes arrive.
-    init(progress: @escaping @Sendable (TransferProgress) -> Void) {
+    /// A sink that shows chunks to `observer` and calls `progress` (both on the engine thread) as body bytes
+    /// arrive.
+    init(progress: (@Sendable (TransferProgress) -> Void)?, observer: (any ResponseBodyObserver)? = nil) {
         self.progress = progress
+        self.observer = observer
     }
 
     /// The body received.
@@ -28,6 +33,7 @@ final class CurlTransportSink: CurlTransferSink {
             // Bounded: a declared length over the cap was refused before this call.
             if let length = state.expectedLength, !head.hasContentEncoding { state.body.reserveCapacity(length) }
         }
+        observer?.begin()
         return true
     }
 
@@ -36,8 +42,9 @@ final class CurlTransportSink: CurlTransferSink {
             state.body.append(contentsOf: chunk)
             return TransferProgress(bytesReceived: state.body.count, bytesExpected: state.expectedLength)
         }
-        // Outside the lock: the handler is the caller's code.
-        progress(update)
+        // Outside the lock: the observer and the handler are the caller's code.
+        observer?.observe(chunk)
+        progress?(update)
         return true
     }
 }

@@ -26,6 +26,12 @@ struct PNGCodec: ImageCodec {
         try PNGDecoder.decode(bytes, options: options)
     }
 
+    /// Inflates and CRC-checks every row into one reused row buffer, never allocating the image; refuses
+    /// exactly what a decode refuses.
+    func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
+        try PNGDecoder.verify(bytes, options: options)
+    }
+
     func encode(_ image: Image, options: any ImageEncodeOptions) throws(ImageEncodingError) -> Data {
         try PNGEncoder.encode(image, options: self.options(options, as: PNGEncodeOptions.self))
     }

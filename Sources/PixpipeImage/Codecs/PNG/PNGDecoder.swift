@@ -24,18 +24,7 @@ enum PNGDecoder {
     static func decode(_ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions)
         throws(ImageDecodingError) -> Image
     {
-        try options.checkPixels(width: header.width, height: header.height)
-        try options.enforce(reader.warnings, format: .png)
-        let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
-        guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
-            throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
-        }
-
-        // Only reachable without a pixel limit: a buffer size that does not even fit in an Int.
-        let (byteCount, overflow) = output.bytesPerRow.multipliedReportingOverflow(by: header.height)
-        if overflow { throw .tooLarge(width: header.width, height: header.height, limit: Int.max) }
-        var warnings: [DecodeWarning] = []
-        var chunks = header.chunks
+        let (output, byteCount) = try prepare(reader, header: header, options: options)
         var pixelFailure: RowFailure?
         // Not zeroed first (a whole extra pass over the image): libpng writes every row, and what a
         // failure leaves unwritten is zeroed afterwards. Interlaced passes fill rows piecemeal, so
@@ -50,6 +39,37 @@ enum PNGDecoder {
             }
             initializedCount = byteCount
         }
+        let metadata = try finish(reader, header: header, pixelFailure: pixelFailure, options: options)
+        return Image(
+            width: header.width, height: header.height, pixelFormat: output.pixelFormat, pixels: pixels,
+            metadata: metadata)
+    }
+
+    /// The checks before any pixel is read (pixel limit, warnings of the chunks so far, the output rows) and
+    /// the size of the whole image's buffer; shared by the decode and ``verify(_:options:)`` so both refuse
+    /// the same files with the same errors.
+    static func prepare(
+        _ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions
+    ) throws(ImageDecodingError) -> (output: PNGReader.Output, byteCount: Int) {
+        try options.checkPixels(width: header.width, height: header.height)
+        try options.enforce(reader.warnings, format: .png)
+        let output = try reader.prepareOutput(keeps16Bit: options.keeps16Bit)
+        guard output.bytesPerRow == header.width * output.pixelFormat.bytesPerPixel else {
+            throw .corrupt(format: .png, reason: "libpng reported \(output.bytesPerRow) bytes per row")
+        }
+        // Only reachable without a pixel limit: a buffer size that does not even fit in an Int.
+        let (byteCount, overflow) = output.bytesPerRow.multipliedReportingOverflow(by: header.height)
+        if overflow { throw .tooLarge(width: header.width, height: header.height, limit: Int.max) }
+        return (output, byteCount)
+    }
+
+    /// After the rows: strict mode throws `pixelFailure`, lenient mode keeps it as a warning; then the chunks
+    /// after the image data, the warnings check again, and the image's metadata.
+    static func finish(
+        _ reader: PNGReader, header: PNGReader.Header, pixelFailure: RowFailure?, options: DecodeOptions
+    ) throws(ImageDecodingError) -> ImageMetadata {
+        var warnings: [DecodeWarning] = []
+        var chunks = header.chunks
         if let pixelFailure {
             guard options.strictness == .lenient else { throw pixelFailure.error }
             warnings.append(pixelFailure.warning(height: header.height, isInterlaced: header.isInterlaced))
@@ -66,9 +86,7 @@ enum PNGDecoder {
         var metadata = baseMetadata(header)
         chunks.apply(to: &metadata)
         metadata.warnings = reader.warnings + warnings
-        return Image(
-            width: header.width, height: header.height, pixelFormat: output.pixelFormat, pixels: pixels,
-            metadata: metadata)
+        return metadata
     }
 
     /// Reads the header and the chunks before the image data, without decoding pixels. The metadata's
@@ -97,7 +115,7 @@ enum PNGDecoder {
         return PixelFormat(layout: layout, bitsPerSample: header.bitDepth == 16 ? 16 : 8)
     }
 
-    private static func baseMetadata(_ header: PNGReader.Header) -> ImageMetadata {
+    static func baseMetadata(_ header: PNGReader.Header) -> ImageMetadata {
         ImageMetadata(sourceFormat: .png, sourceBitDepth: header.bitDepth, isInterlaced: header.isInterlaced)
     }
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import PixpipeLocking
 
 /// Runs blocking work (file system calls) on Dispatch's threads instead of the cooperative pool, on a
@@ -17,11 +16,13 @@ import PixpipeLocking
 /// Bounded: each item waits for its own write to finish before it goes on, and at most the batch's window
 /// of items exists, so no more than a window of finished files is ever queued here, whatever the list.
 struct BlockingWorkQueue: Sendable {
-    /// The lanes used by the downloader. Measured on 2,000 small files from nginx into ext4 (see
-    /// docs/benchmarks.md, "File creation"): `ENV` is read only by measurement builds.
-    static var defaultLanes: Int {
-        ProcessInfo.processInfo.environment["PIXPIPE_WRITER_LANES"].flatMap { Int($0) } ?? 1
-    }
+    /// The lanes the downloader uses: two. Measured on 2,000 small files from nginx into ext4 (see
+    /// docs/benchmarks.md, "File creation"): with the default end-of-batch sync, one lane and two are
+    /// within the noise of each other and both below a concurrent queue's system time; with `--fsync-each`
+    /// two lanes took about half the time of one (a lane waiting on a file's flush is a lane not creating
+    /// the next file; two let one write while the other flushes, and the journal commits both flushes at
+    /// once), and less than a concurrent queue, whose creates again fight over the folder.
+    static let defaultLanes = 2
 
     private let lanes: [DispatchQueue]
     private let next = Locked(0)
@@ -42,10 +43,11 @@ struct BlockingWorkQueue: Sendable {
         if lanes.count == 1 {
             lane = lanes[0]
         } else {
-            lane = lanes[next.withLock { counter in
+            let index = next.withLock { counter in
                 defer { counter = (counter + 1) % lanes.count }
                 return counter
-            }]
+            }
+            lane = lanes[index]
         }
         return await withCheckedContinuation { continuation in
             lane.async { continuation.resume(returning: work()) }

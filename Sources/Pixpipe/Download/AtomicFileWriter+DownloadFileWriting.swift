@@ -1,10 +1,13 @@
 import Foundation
 
 extension AtomicFileWriter: DownloadFileWriting {
-    /// Writes `data` as `name` in `directory`, its failure reported as a ``DownloadError``.
+    /// Writes `data` as `name` in `directory` by this writer's ``AtomicFileWriter/method``, its failure
+    /// reported as a ``DownloadError``.
     func write(_ data: Data, named name: String, in directory: URL, flushes: Bool) throws(DownloadError) {
         do throws(Failure) {
-            try Self.write(data, to: directory.appendingPathComponent(name).path, flushes: flushes)
+            // Joined as strings: `appendingPathComponent` on a file URL `stat`s the result to learn whether
+            // it is a folder, one lookup per file of a name that does not exist yet.
+            try Self.write(data, to: directory.path + "/" + name, flushes: flushes, method: method)
         } catch {
             throw DownloadError(error)
         }

@@ -1,6 +1,6 @@
 /// When the files a batch stores are flushed to the disk.
 ///
-/// Either way each file appears under its name only complete (written beside it, then renamed), so a
+/// Either way each file appears under its name only complete (written beside it, then named), so a
 /// killed process never leaves a partial file; the choice only matters for a power failure or a crash of
 /// the machine.
 ///

@@ -94,8 +94,7 @@ struct ItemPipeline: Sendable {
             case .success(let image):
                 let status = response.statusCode
                 let attempts = attempts
-                return .settled(
-                    await fileWork.run { [self] in store(image, job: job, status: status, attempts: attempts) })
+                return .settled(await store(image, job: job, status: status, attempts: attempts))
             case .failure(let error):
                 guard error.isRetryableContent, attempts.count < policy.maxAttempts else {
                     return .settled(failure(error, attempts))
@@ -170,9 +169,14 @@ struct ItemPipeline: Sendable {
         }
     }
 
-    /// Writes the processed file (and the original when kept) and makes the item's record; blocking, so it
-    /// runs on ``fileWork``.
-    private func store(_ image: ProcessedImage, job: ItemJob, status: Int, attempts: ItemAttempts) -> ItemOutcome {
+    /// Hashes and names the processed file, has ``fileWork`` write it (and the original when kept), and makes
+    /// the item's record.
+    ///
+    /// Only the file calls go to ``fileWork``, whose few lanes do the folder's writes in turn: the hash was
+    /// computed before (streamed with the body, or of the encoded output), so a lane never waits on the CPU.
+    private func store(
+        _ image: ProcessedImage, job: ItemJob, status: Int, attempts: ItemAttempts
+    ) async -> ItemOutcome {
         let digest = image.sha256.hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
@@ -180,24 +184,29 @@ struct ItemPipeline: Sendable {
             sha256: digest, width: image.width, height: image.height, format: image.format.rawValue,
             attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage))
         let flushes = options.fileSync == .eachFile
-        do throws(DownloadError) {
-            if let original = image.original {
-                let originalName = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
-                try writer.write(original.data, named: originalName, in: options.outputDirectory, flushes: flushes)
+        let directory = options.outputDirectory
+        let writer = self.writer
+        let failure: DownloadError? = await fileWork.run {
+            do throws(DownloadError) {
+                if let original = image.original {
+                    let originalName = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
+                    try writer.write(original.data, named: originalName, in: directory, flushes: flushes)
+                }
+                try writer.write(image.data, named: name, in: directory, flushes: flushes)
+                return nil
+            } catch {
+                return error
             }
-            try writer.write(image.data, named: name, in: options.outputDirectory, flushes: flushes)
-        } catch {
-            record.status = .failed
-            record.name = nil
-            record.bytes = nil
-            record.sha256 = nil
-            record.error = error.description
-            record.errorKind = error.shortName
-            record.elapsed = attempts.elapsedSeconds
-            return .diskError(record, error)
         }
         record.elapsed = attempts.elapsedSeconds
-        return .finished(record)
+        guard let error = failure else { return .finished(record) }
+        record.status = .failed
+        record.name = nil
+        record.bytes = nil
+        record.sha256 = nil
+        record.error = error.description
+        record.errorKind = error.shortName
+        return .diskError(record, error)
     }
 
     /// The skip record when an earlier run already settled the item, per ``DownloadOptions/resume``.

@@ -10,9 +10,15 @@ import Foundation
 
 /// The JSON Lines manifest of an output folder: read at the start of a batch, appended as items finish.
 ///
-/// Each record is one `write` of one complete line, so a killed run leaves every finished line in the file
-/// and at most one torn line at the end. Opening cuts such a torn tail off (so new lines never glue onto
-/// it), and reading skips any line that does not parse. Later lines for a URL win over earlier ones.
+/// Records are written in batches of complete lines, one `write` per batch (one per item cost a system
+/// call per file, on the coordinator): a batch goes out once it holds ``batchLines`` lines or
+/// ``batchBytes`` bytes, or at the first record ``batchInterval`` after the last write, and whatever is
+/// left goes out when the batch ends (``synchronize()``, which every ending reaches: done, cancelled,
+/// SIGINT, a full disk) or the store is released. A killed run so loses at most the lines of the last
+/// batch; their files are on the disk without a line, and the next run fetches those items again and
+/// replaces them, as it does for a line torn by the kill. At most one torn line is left at the end:
+/// opening cuts it off (so new lines never glue onto it), and reading skips any line that does not parse.
+/// Lines keep the order of the calls. Later lines for a URL win over earlier ones.
 /// Only the owner of the batch uses a store, so it needs no lock.
 ///
 /// Several processes may share a folder (shards run at once on one machine): each holds a shared `flock`
@@ -42,6 +48,20 @@ final class ManifestStore {
     /// Whether no other process had the manifest open when this one opened it: then leftovers in the folder
     /// (a torn tail, temporary files) are a killed run's, and safe to remove.
     private(set) var isSoleUser = false
+
+    /// Lines appended but not yet written, in order.
+    private var pending = Data()
+    /// How many lines `pending` holds.
+    private var pendingLines = 0
+    /// When the last batch was written.
+    private var lastWrite = ContinuousClock.now
+
+    /// The most lines held before they are written.
+    static let batchLines = 64
+    /// The most bytes held before they are written.
+    static let batchBytes = 64 * 1024
+    /// The longest a line waits when records keep coming; a record after a longer lull is written at once.
+    static let batchInterval = Duration.milliseconds(100)
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
     /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo). When no other process
@@ -81,13 +101,33 @@ final class ManifestStore {
     }
 
     deinit {
+        try? flush()
         close(descriptor)
     }
 
-    /// Appends `record` as one line.
+    /// Appends `record` as one line, written with the batch it falls in (see the type's summary).
     func append(_ record: ManifestRecord) throws(DownloadError) {
+        pending.append(record.jsonLine)
+        pendingLines += 1
+        if pendingLines >= Self.batchLines || pending.count >= Self.batchBytes
+            || ContinuousClock.now - lastWrite >= Self.batchInterval
+        {
+            try flush()
+        }
+    }
+
+    /// Writes the lines appended so far in one `write` (more only after a short write).
+    func flush() throws(DownloadError) {
+        guard !pending.isEmpty else { return }
+        // Dropped even when the write fails: the failure stops the batch, and the lines must not be written
+        // twice by a later flush.
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingLines = 0
+            lastWrite = ContinuousClock.now
+        }
         do throws(AtomicFileWriter.Failure) {
-            try AtomicFileWriter.writeAll(record.jsonLine, to: descriptor, path: path)
+            try AtomicFileWriter.writeAll(pending, to: descriptor, path: path)
         } catch {
             throw DownloadError(error)
         }
@@ -100,8 +140,9 @@ final class ManifestStore {
         try append(record)
     }
 
-    /// Flushes the manifest to the disk.
+    /// Writes the pending lines and flushes the manifest to the disk.
     func synchronize() throws(DownloadError) {
+        try flush()
         guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
     }
 }

@@ -11,14 +11,17 @@ import Foundation
 
 /// Writes files so their final name only ever shows complete bytes, even across a crash or power loss.
 ///
-/// The bytes go to `.NAME.part-XXXXXX` in the same folder (same file system, so the rename is atomic;
-/// hidden, so no output name clashes with it), are flushed with `fsync`, renamed over `NAME`, and the
-/// folder itself is flushed so the rename survives. On any failure the temporary file is removed and a
-/// replaced file is left untouched. Shared by the downloader and the CLI's `convert` and `thumbnail`.
+/// Where the folder's file system has unnamed files (Linux `O_TMPFILE`: ext4, XFS, Btrfs, tmpfs), the bytes
+/// go to a file without a name, which is then linked under `NAME`: no temporary name, no rename, and the
+/// mode is set by `open` (see `AtomicFileWriter+UnnamedFile.swift`). Elsewhere they go to
+/// `.NAME.part-XXXXXX` in the same folder (same file system, so the rename is atomic; hidden, so no output
+/// name clashes with it), renamed over `NAME`. Either way, with flushing, the file is flushed with `fsync`
+/// before it gets its name and the folder after. On any failure nothing is left under a temporary name and
+/// a replaced file is left untouched. Shared by the downloader and the CLI's `convert` and `thumbnail`.
 ///
 /// A writer of many files may leave the flushing to one ``synchronizeFileSystem(containing:)`` at the end
-/// (`flushes: false`): the rename still makes each file appear whole to every reader and across a killed
-/// process; only a power failure before that sync can lose files, which the downloader detects by hash.
+/// (`flushes: false`): each file still appears whole to every reader and across a killed process; only a
+/// power failure before that sync can lose files, which the downloader detects by hash.
 ///
 /// The one atomic writer of the package: the downloader stores through an instance (its
 /// `DownloadFileWriting` conformance, the seam tests replace), the command line through the static
@@ -28,66 +31,69 @@ package struct AtomicFileWriter: Sendable {
     package struct Failure: Error, Sendable, Hashable {
         /// The steps of an atomic write.
         package enum Step: String, Sendable, Hashable {
-            /// Creating the temporary file beside the destination.
+            /// Creating the temporary (or unnamed) file beside the destination.
             case createTemporary = "create a temporary file for"
             /// Writing the bytes.
             case write
             /// Flushing the temporary file.
             case fsync
-            /// Renaming the temporary file over the destination.
+            /// Renaming the temporary file over the destination (or linking the unnamed file there).
             case rename = "rename a temporary file to"
         }
 
         /// The step that failed.
         package var step: Step
-        /// The destination (or, for `write` and `fsync`, the temporary file).
+        /// The destination (or, for `write` and `fsync` of a named temporary file, that file).
         package var path: String
         /// The `errno` value (`ENOSPC` when the disk is full).
         package var code: Int32
     }
 
+    /// How a file gets its name.
+    package enum Method: Sendable, Hashable {
+        /// An unnamed file linked under its name where the folder's file system has them (decided once per
+        /// folder), else ``temporaryName``.
+        case automatic
+        /// A hidden temporary name renamed over the destination: the fallback, forced by tests.
+        case temporaryName
+    }
+
     /// The marker in temporary names; a batch removes leftovers carrying it when it starts.
     package static let temporaryMarker = ".part-"
 
-    /// A writer; it holds nothing, the methods are the same as the static ones.
-    package init() {}
+    /// How this writer names its files.
+    package let method: Method
+
+    /// A writer using `method`; the methods are the same as the static ones.
+    package init(method: Method = .automatic) {
+        self.method = method
+    }
 
     /// Whether `fileName` is a temporary file of an atomic write.
     package static func isTemporary(_ fileName: String) -> Bool {
         fileName.hasPrefix(".") && fileName.contains(temporaryMarker)
     }
 
-    /// Writes `data` to `path`, replacing any file there; with `flushes`, the bytes and the rename are on the
+    /// Writes `data` to `path`, replacing any file there; with `flushes`, the bytes and the name are on the
     /// disk when it returns.
     ///
     /// A new file gets `0666` less the umask; a replaced file keeps its mode.
-    package static func write(_ data: Data, to path: String, flushes: Bool = true) throws(Failure) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent)\(temporaryMarker)XXXXXX".utf8CString)
-        // The template is a non-empty array, so its base address exists.
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
-        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        do throws(Failure) {
-            defer { close(descriptor) }
-            try writeAll(data, to: descriptor, path: temporaryPath)
-            _ = fchmod(descriptor, permissions(replacing: path))
-            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
-        } catch {
-            unlink(temporaryPath)
-            throw error
+    package static func write(
+        _ data: Data, to path: String, flushes: Bool = true, method: Method = .automatic
+    ) throws(Failure) {
+        // Plain string work: `URL(fileURLWithPath:)` and its path methods `stat` the names they are given.
+        let directory = parentDirectory(of: path)
+        if method == .automatic, UnnamedFileSupport.shared.isSupported(in: directory) {
+            guard try writeUnnamed(data, to: path, directory: directory, flushes: flushes) == .unsupported else {
+                return
+            }
+            UnnamedFileSupport.shared.markUnsupported(directory)
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw Failure(step: .rename, path: path, code: code)
-        }
-        if flushes { syncDirectory(directory) }
+        try writeRenamed(data, to: path, directory: directory, flushes: flushes)
     }
 
     /// Flushes every file of the file system holding `directory` (one `syncfs`): the batch form of the
-    /// flush that ``write(_:to:flushes:)`` skips with `flushes: false`.
+    /// flush that ``write(_:to:flushes:method:)`` skips with `flushes: false`.
     package static func synchronizeFileSystem(containing directory: String) throws(Failure) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { throw Failure(step: .fsync, path: directory, code: errno) }
@@ -113,6 +119,30 @@ package struct AtomicFileWriter: Sendable {
         if let failure { throw Failure(step: .write, path: path, code: failure) }
     }
 
+    /// The fallback: `mkstemp` beside the destination, write, `fchmod`, rename over it.
+    private static func writeRenamed(_ data: Data, to path: String, directory: String, flushes: Bool) throws(Failure) {
+        var template = Array("\(directory)/.\(fileName(of: path))\(temporaryMarker)XXXXXX".utf8CString)
+        // The template is a non-empty array, so its base address exists.
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
+        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do throws(Failure) {
+            defer { close(descriptor) }
+            try writeAll(data, to: descriptor, path: temporaryPath)
+            _ = fchmod(descriptor, permissions(replacing: path))
+            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            throw Failure(step: .rename, path: path, code: code)
+        }
+        if flushes { syncDirectory(directory) }
+    }
+
     /// The mode of the file being replaced, or `0666` less the process umask for a new file.
     private static func permissions(replacing path: String) -> mode_t {
         var status = stat()
@@ -129,12 +159,25 @@ package struct AtomicFileWriter: Sendable {
         return mask
     }()
 
-    /// Flushes the folder's entries (the rename); a failure here loses nothing already visible, so it is ignored.
-    private static func syncDirectory(_ directory: String) {
+    /// Flushes the folder's entries (the new name); a failure here loses nothing already visible, so it is
+    /// ignored.
+    static func syncDirectory(_ directory: String) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
+    }
+
+    /// The folder part of `path` (`.` for a bare name), as `dirname` gives it.
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func fileName(of path: String) -> Substring {
+        guard let slash = path.lastIndex(of: "/") else { return Substring(path) }
+        return path[path.index(after: slash)...]
     }
 }
 

@@ -37,7 +37,8 @@ struct HTTPDateTests {
     @Test(
         "Malformed dates read as nil",
         arguments: [
-            "", "0", "-1", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 31 Feb 1994 08:49:37 GMT",
+            "", "0", "-1", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST",
+            "Sun, 31 Feb 1994 08:49:37 GMT",
             "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
             "Sun Nov  6 08:49:37 1994 extra", "Sun, 06 Nov 1994 08:49:37 GMT junk",
         ])

@@ -56,7 +56,9 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     public var date: Date? { headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } }
 
     /// The `Age` header in seconds (0 when absent or unreadable).
-    public var age: Int { headers["Age"].flatMap { CacheControl.seconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0 }
+    public var age: Int {
+        headers["Age"].flatMap { CacheControl.seconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
 
     /// The `ETag` header as sent (quotes and any `W/` included).
     public var entityTag: String? { headers["ETag"] }

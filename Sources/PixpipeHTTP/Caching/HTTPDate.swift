@@ -121,7 +121,8 @@ private struct Scanner {
     /// Consumes ASCII letters and returns how many.
     mutating func skipLetters() -> Int {
         let start = index
-        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z")
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"),
+            (bytes[index] | 0x20) <= UInt8(ascii: "z")
         {
             index += 1
         }
@@ -132,7 +133,8 @@ private struct Scanner {
     mutating func number(maxDigits: Int) -> Int? {
         var value = 0
         var digits = 0
-        while digits < maxDigits, index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9")
+        while digits < maxDigits, index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+            bytes[index] <= UInt8(ascii: "9")
         {
             value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
             index += 1

@@ -46,7 +46,7 @@ case "hammer" where arguments.count == 7:
     for iteration in 0..<iterations {
         let key = "key-\(Int.random(in: 0..<keys, using: &generator))"
         if Bool.random(using: &generator) {
-            let size = Int.random(in: 1 << 10...64 << 10, using: &generator)
+            let size = Int.random(in: 1 << 10...16 << 10, using: &generator)
             // Versions unique to this process: the seed in the high bits.
             let version = seed << 32 | UInt64(iteration)
             try? cache.store(CacheTestPayload.body(key: key, version: version, size: size), for: key)

@@ -31,13 +31,20 @@ public enum CacheTestPayload {
         var seed: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in key.utf8 { seed = (seed ^ UInt64(byte)) &* 0x0100_0000_01B3 }
         var generator = SeededGenerator(seed: seed ^ version &* 0x9E37_79B9_7F4A_7C15)
+        // Whole 64-bit words, stored in little-endian order, then the tail: a word at a time keeps debug builds
+        // (which the tests run) fast enough to make megabytes.
         var bytes = [UInt8](repeating: 0, count: count)
-        var index = 0
-        while index < count {
-            let word = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) where index < count {
-                bytes[index] = UInt8(truncatingIfNeeded: word >> UInt64(shift))
-                index += 1
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset + 8 <= count {
+                raw.storeBytes(of: generator.next().littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            var last = generator.next()
+            while offset < count {
+                raw[offset] = UInt8(truncatingIfNeeded: last)
+                last >>= 8
+                offset += 1
             }
         }
         return Data(bytes)

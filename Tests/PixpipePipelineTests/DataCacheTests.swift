@@ -7,7 +7,8 @@ import Testing
 struct DataCacheTests {
     static let metadata = HTTPCacheMetadata(
         statusCode: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "Content-Type": "image/png"],
-        requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001))
+        requestTime: Date(timeIntervalSince1970: 1_700_000_000),
+        responseTime: Date(timeIntervalSince1970: 1_700_000_001))
 
     static func path(of key: String, in folder: CacheFolder) -> String {
         folder.url.appendingPathComponent(DataCache.fileName(for: key)).path

@@ -2,7 +2,7 @@
 // themselves (`CacheTestPayload`), so that the test can kill it mid-write or run two at once.
 //
 // PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT
-//     Stores bodies of 16 KiB to 1 MiB for KEYS keys, round and round, until killed.
+//     Stores bodies of 128 KiB to 2 MiB for KEYS keys, round and round, until killed.
 // PixpipeCacheWorker hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED
 //     Stores and reads at random; exits 1 at the first body that is not one stored for its key, else
 //     prints `hits H misses M writes W` and exits 0.
@@ -26,13 +26,18 @@ do {
 
 switch arguments[1] {
 case "fill":
+    // The bodies are made once, up front, so that the loop spends its time storing: a kill then often lands
+    // between the temporary file's creation and its rename.
     var generator = SeededGenerator(seed: UInt64(getpid()))
-    var version: UInt64 = 0
+    let bodies = (0..<keys).map { number in
+        CacheTestPayload.body(
+            key: "key-\(number)", version: UInt64(number), size: Int.random(in: 128 << 10...2 << 20, using: &generator))
+    }
+    var round = 0
     while true {
-        version += 1
-        let key = "key-\(Int(version) % keys)"
-        let size = Int.random(in: 16 << 10...1 << 20, using: &generator)
-        try? cache.store(CacheTestPayload.body(key: key, version: version, size: size), for: key)
+        let number = round % keys
+        try? cache.store(bodies[number], for: "key-\(number)")
+        round += 1
     }
 case "hammer" where arguments.count == 7:
     guard let iterations = Int(arguments[5]), let seed = UInt64(arguments[6]) else {

@@ -38,6 +38,21 @@ struct DataCacheTests {
         #expect(folder.fileNames().isEmpty && reopened.count == 0)
     }
 
+    @Test("A 304's metadata replaces the stored metadata and keeps the bytes")
+    func updateMetadata() throws {
+        let folder = CacheFolder()
+        let cache = try DataCache(directory: folder.url)
+        #expect(try !cache.updateMetadata(Self.metadata, for: "a"))
+        try cache.store(Data("bytes".utf8), metadata: Self.metadata, for: "a")
+        let later = Self.metadata.responseTime.addingTimeInterval(600)
+        let refreshed = Self.metadata.updated(
+            with: ["Cache-Control": "max-age=300"], requestTime: later, responseTime: later)
+        #expect(try cache.updateMetadata(refreshed, for: "a"))
+        let reopened = try DataCache(directory: folder.url)
+        #expect(reopened.entry(for: "a") == DataCacheEntry(data: Data("bytes".utf8), metadata: refreshed))
+        #expect(HTTPCachePolicy.http.use(refreshed, now: later.addingTimeInterval(100)) == .fresh)
+    }
+
     @Test("After writing three times the limit the folder is under it and the most recent entries survive")
     func sizeLimit() throws {
         let folder = CacheFolder()

@@ -104,16 +104,20 @@ public final class DataCache: Sendable {
             return nil
         }
         let now = Date()
+        let size = file.count
         let stale = index.withLock { list -> Bool in
-            if var record = list.touch(name) {
-                guard now.timeIntervalSince(record.modified) > Self.touchInterval else { return false }
-                record.modified = now
-                list.insert(record, for: name, cost: record.size)
-                return true
+            guard var record = list.touch(name) else {
+                // Written by another process since this one opened the folder.
+                list.insert(FileRecord(size: size, modified: now), for: name, cost: size)
+                return false
             }
-            // Written by another process since this one opened the folder.
-            list.insert(FileRecord(size: file.count, modified: now), for: name, cost: file.count)
-            return false
+            let touch = now.timeIntervalSince(record.modified) > Self.touchInterval
+            // Another process may have replaced the file with one of another size.
+            guard touch || record.size != size else { return false }
+            if touch { record.modified = now }
+            record.size = size
+            list.insert(record, for: name, cost: size)
+            return touch
         }
         // Setting the time on the open file, so that a file renamed over the name meanwhile is left alone.
         if stale { _ = futimens(descriptor, nil) }
@@ -148,6 +152,17 @@ public final class DataCache: Sendable {
     /// Stores `data` with `metadata` for `key` (see ``store(_:for:)``).
     public func store(_ data: Data, metadata: HTTPCacheMetadata? = nil, for key: String) throws(DataCacheError) {
         try store(DataCacheEntry(data: data, metadata: metadata), for: key)
+    }
+
+    /// Replaces the metadata of `key`'s entry, keeping its bytes (after a `304 Not Modified`, with
+    /// ``HTTPCacheMetadata/updated(with:requestTime:responseTime:)``); `false` when no whole entry is stored.
+    /// The entry is rewritten whole, like any store, so readers still see either the old or the new one.
+    @discardableResult
+    public func updateMetadata(_ metadata: HTTPCacheMetadata, for key: String) throws(DataCacheError) -> Bool {
+        guard var entry = entry(for: key) else { return false }
+        entry.metadata = metadata
+        try store(entry, for: key)
+        return true
     }
 
     /// Removes the entry for `key`, if any.

@@ -10,7 +10,11 @@ import Testing
 #endif
 
 /// The disk cache shared with other processes: one killed while writing, two writing and reading at once.
-@Suite("Disk data cache across processes", .enabled(if: CacheWorker.url != nil, "PixpipeCacheWorker is not built"))
+/// Serialized: each case keeps the cores busy with child processes, which run in parallel with the
+/// timed tests of other suites.
+@Suite(
+    "Disk data cache across processes", .serialized,
+    .enabled(if: CacheWorker.url != nil, "PixpipeCacheWorker is not built"))
 struct DataCacheProcessTests {
     @Test(
         "A worker SIGKILLed while filling the cache leaves only entries that read back whole",
@@ -19,7 +23,7 @@ struct DataCacheProcessTests {
         let folder = CacheFolder()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cache-worker-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: log) }
-        let keys = 30
+        let keys = 12
         let worker = try CacheWorker.start(["fill", folder.url.path, "\(keys)", "\(16 << 20)"], output: log)
         // Wait until some entries exist, then a little longer, so that the kill lands mid-write.
         let deadline = Date().addingTimeInterval(20)

@@ -32,6 +32,12 @@ struct HTTPDateTests {
         #expect(seventySix == HTTPDate.parse("Tue, 01 Jun 2076 00:00:00 GMT"))
         let seventySeven = HTTPDate.parse("Tuesday, 01-Jun-77 00:00:00 GMT", now: now)
         #expect(seventySeven == HTTPDate.parse("Wed, 01 Jun 1977 00:00:00 GMT"))
+        // The current year is exact at its edges: the last second of 2026, then the first of 2027.
+        let lastSecond = HTTPDate.parse("Thu, 31 Dec 2026 23:59:59 GMT")!
+        let firstSecond = lastSecond.addingTimeInterval(1)
+        let year77 = "Friday, 01-Jan-77 00:00:00 GMT"
+        #expect(HTTPDate.parse(year77, now: lastSecond) == HTTPDate.parse("Sat, 01 Jan 1977 00:00:00 GMT"))
+        #expect(HTTPDate.parse(year77, now: firstSecond) == HTTPDate.parse("Fri, 01 Jan 2077 00:00:00 GMT"))
     }
 
     @Test(

@@ -24,7 +24,7 @@ import PixpipeLocking
 /// check out (flipped, truncated, foreign) is deleted and read as a miss; it is never returned.
 ///
 /// **Sharing a folder: a rename-only protocol, no locks.** An entry is written whole to a hidden
-/// temporary file in the folder and renamed over its name (``AtomicFileWriter``); nothing ever writes to a
+/// temporary file in the folder and renamed over its name (`AtomicFileWriter`); nothing ever writes to a
 /// file that has a final name. A reader opens the name once and reads that one file to its end, so it
 /// sees either the old whole entry or the new whole entry, from this process or any other, and never a
 /// torn one; a process killed mid-write leaves only a temporary file, which readers never open and the

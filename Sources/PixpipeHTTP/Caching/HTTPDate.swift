@@ -55,7 +55,11 @@ public enum HTTPDate {
 
     /// The four-digit year of an RFC 850 two-digit year, at most 50 years after `now`'s year.
     static func fullYear(_ shortYear: Int, now: Date) -> Int {
-        let currentYear = 1970 + Int((now.timeIntervalSince1970 / 86_400 / 365.2425).rounded(.down))
+        let days = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        // An estimate from the mean Gregorian year, then corrected to the exact year holding `days`.
+        var currentYear = 1970 + Int((Double(days) / 365.2425).rounded(.down))
+        while daysFromEpoch(year: currentYear + 1, month: 1, day: 1) <= days { currentYear += 1 }
+        while daysFromEpoch(year: currentYear, month: 1, day: 1) > days { currentYear -= 1 }
         var year = currentYear - currentYear % 100 + shortYear
         if year > currentYear + 50 { year -= 100 }
         if year <= currentYear - 50 { year += 100 }

@@ -111,6 +111,8 @@ let package = Package(
         .executableTarget(
             name: "PixpipeSoakServer", dependencies: ["PixpipeTestSupport", "PixpipeImage", "PixpipeLocking"]),
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
+        // Fills or hammers a `DataCache` folder, for the tests that kill it mid-write or run two at once.
+        .executableTarget(name: "PixpipeCacheWorker", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
         // CLibAVIF: the premultiplied-alpha tests write a file with libavif directly (the encoder has no such option).
         .testTarget(
             name: "PixpipeImageTests", dependencies: ["PixpipeImage", "Pixpipe", "PixpipeTestSupport", "CLibAVIF"],
@@ -127,6 +129,9 @@ let package = Package(
         .testTarget(
             name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),
         .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
+        .testTarget(
+            name: "PixpipePipelineTests",
+            dependencies: ["Pixpipe", "PixpipeHTTP", "PixpipeTestSupport", "PixpipeLocking", "PixpipeCacheWorker"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The `PixpipeCacheWorker` executable, built beside the test binary (the test target depends on it).
+enum CacheWorker {
+    /// Its file, or `nil` when it cannot be found.
+    static let url: URL? = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("PixpipeCacheWorker")]
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("PixpipeCacheWorker"))
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Starts the worker with `arguments`, its output going to `output` (a file, so a full pipe never blocks it).
+    static func start(_ arguments: [String], output: URL) throws -> Process {
+        guard let url else { throw CocoaError(.fileNoSuchFile) }
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = process.standardOutput
+        try process.run()
+        return process
+    }
+}

@@ -117,9 +117,17 @@ struct ManifestReaderTests {
         #expect(elapsed < Self.longManifestLimit, "read \(count) lines in \(elapsed)")
         #expect(prior.count == count)
         let tenth = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/10-t10.jpg").value])
-        #expect(tenth.status == .failed && tenth.errorKind == "http-status" && tenth.name == "10-t10.jpg")
+        // An `http-status` failure is the item's own, not the run's.
+        #expect(tenth.outcome == .failedItem && tenth.name == Array("10-t10.jpg".utf8))
         let other = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/7-t7.jpg").value])
-        #expect(other.status == .ok && other.sha256?.count == 64 && other.errorKind == nil)
+        // The 64 hex digits, read as the 32 bytes they spell.
+        #expect(
+            other.outcome == .ok
+                && other.sha256
+                    == PriorIndex.SHA256Bytes(
+                        bytes: Array(0..<32).map { [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef][$0 % 8] })
+        )
+        #expect(other.bytes == 1_500)
         #expect((try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) == complete)
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// outcomes in order of completion, and ends with `.stopped`.
 ///
 /// The coordinator is this one task; it owns the manifest, the name claims, the fingerprints of URLs
-/// already seen, and the summary, and does no heavy work (items run in child tasks). At most
+/// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
+/// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
 /// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
 /// earlier manifest's index when resuming), whatever the length of the list.
@@ -21,7 +22,7 @@ struct DownloadBatch: Sendable {
         var summary = DownloadSummary()
         defer { events.finish() }
         let manifest: ManifestStore
-        let prior: [UInt64: ManifestStore.PriorRecord]
+        let prior: PriorIndex
         do throws(DownloadError) {
             (manifest, prior) = try prepareFolder()
             // Only share 0 records the list's bad lines, so merged shard folders hold each once.
@@ -57,7 +58,7 @@ struct DownloadBatch: Sendable {
 
     /// Creates the folder, opens the manifest, and removes temporary files a killed run left (unless another
     /// process, such as another shard, works in the folder: the files may be its writes in flight).
-    private func prepareFolder() throws(DownloadError) -> (ManifestStore, [UInt64: ManifestStore.PriorRecord]) {
+    private func prepareFolder() throws(DownloadError) -> (ManifestStore, PriorIndex) {
         let directory = options.outputDirectory
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,9 +76,10 @@ struct DownloadBatch: Sendable {
     }
 
     private func dispatch<Items: Sequence & Sendable>(
-        _ items: Items, manifest: ManifestStore, prior: [UInt64: ManifestStore.PriorRecord]
+        _ items: Items, manifest: ManifestStore, prior: PriorIndex
     ) async -> DownloadSummary where Items.Element == DownloadItem {
         var summary = DownloadSummary()
+        let resume = ResumeCheck(mode: options.resume, directory: options.outputDirectory)
         var claims = FileNameClaims(template: options.nameTemplate)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
@@ -105,7 +107,12 @@ struct DownloadBatch: Sendable {
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
                     let pattern = claims.claim(for: item, index: index)
                     guard inShard else { continue }
-                    let job = ItemJob(index: index, item: item, pattern: pattern, prior: prior[fingerprint])
+                    // Settled by an earlier run: reported here, in list order, with no task and no window slot.
+                    if let entry = prior[fingerprint], let skipped = resume.skip(url: item.url, prior: entry) {
+                        await report(.skipped(skipped), index: index, into: &summary)
+                        continue
+                    }
+                    let job = ItemJob(index: index, item: item, pattern: pattern)
                     group.addTask { (index, await pipeline.run(job)) }
                     running += 1
                 }

@@ -27,14 +27,9 @@ struct FileNameClaims: Sendable {
 
     /// The pattern for item `index` (0-based), claimed so no later item gets the same one.
     mutating func claim(for item: DownloadItem, index: Int) -> FileNamePattern {
-        let source = item.name ?? FileNameSanitizer.lastPathComponent(of: item.url)
-        let stem = FileNameSanitizer.sanitize(
-            FileNameSanitizer.stem(of: FileNameSanitizer.sanitize(source, limit: .max)))
-        let host = FileNameSanitizer.sanitize(item.url.host ?? "")
-        var pattern = FileNamePattern(template: template, index: index, name: stem, host: host)
-        if pattern.needsFallback {
-            pattern = FileNamePattern(template: "index-\(index + 1)", index: index, name: "", host: host)
-        }
+        let pattern =
+            Self.plainPattern(for: item, template: template)
+            ?? Self.pattern(for: item, index: index, template: template)
         // Names carrying the content hash are equal only for equal bytes: writing twice is harmless.
         guard !pattern.isContentAddressed else { return pattern }
         let base = Self.fingerprint(pattern)
@@ -47,6 +42,36 @@ struct FileNameClaims: Sendable {
         }
         nextSuffix[base] = number + 1
         return candidate
+    }
+
+    /// The unclaimed pattern of item `index` under `template`: the general way, for any item.
+    static func pattern(for item: DownloadItem, index: Int, template: String) -> FileNamePattern {
+        let source = item.name ?? FileNameSanitizer.lastPathComponent(of: item.url)
+        let stem = FileNameSanitizer.sanitize(
+            FileNameSanitizer.stem(of: FileNameSanitizer.sanitize(source, limit: .max)))
+        let host = FileNameSanitizer.sanitize(item.url.host ?? "")
+        let pattern = FileNamePattern(template: template, index: index, name: stem, host: host)
+        guard pattern.needsFallback else { return pattern }
+        return FileNamePattern(template: "index-\(index + 1)", index: index, name: "", host: host)
+    }
+
+    /// The same pattern as ``pattern(for:index:template:)`` without Foundation, for the common case: the
+    /// default template and a name (given, or the URL's last path segment) of plain ASCII that sanitizing
+    /// leaves as it is; `nil` for anything else. Naming every item of a 200,000-line list the general way
+    /// (URLComponents, percent-decoding, sanitizing through `String`) was 29% of a resumed run.
+    static func plainPattern(for item: DownloadItem, template: String) -> FileNamePattern? {
+        guard template == FileNamePattern.defaultTemplate else { return nil }
+        let stem: String?
+        if let name = item.name {
+            stem = FileNameSanitizer.plainStem(of: Array(name.utf8)[...])
+        } else {
+            guard item.url.baseURL == nil else { return nil }
+            var url = item.url.absoluteString
+            stem = url.withUTF8 { bytes in
+                FileNameSanitizer.plainLastSegment(ofURL: bytes).flatMap { FileNameSanitizer.plainStem(of: $0) }
+            }
+        }
+        return stem.map(FileNamePattern.init(plainStem:))
     }
 
     private static func fingerprint(_ pattern: FileNamePattern) -> UInt64 {

@@ -57,6 +57,13 @@ struct FileNamePattern: Hashable, Sendable {
             })
     }
 
+    /// The default template's pattern for `stem`, a non-empty name that sanitizing leaves as it is and that
+    /// does not end with a dot (``FileNameSanitizer/plainStem(of:)``): `STEM.{ext}`, as
+    /// `init(template: defaultTemplate, ...)` makes it, without scanning the template.
+    init(plainStem stem: String) {
+        segments = [.literal(stem + "."), .ext]
+    }
+
     /// Whether the name depends on the content's hash (then equal names mean equal bytes: no suffix needed).
     var isContentAddressed: Bool { segments.contains(.sha256) }
 

@@ -35,6 +35,83 @@ enum FileNameSanitizer {
         return segment.removingPercentEncoding ?? segment
     }
 
+    /// The last non-empty segment of the path of the absolute URL text `url` when it is plain (only bytes of
+    /// ``isPlain(_:)``, so percent-decoding would leave it as it is); `nil` when it is not plain, or the
+    /// text is not `scheme://authority/path...` (then ``lastPathComponent(of:)`` decides).
+    static func plainLastSegment(ofURL url: UnsafeBufferPointer<UInt8>) -> ArraySlice<UInt8>? {
+        let slash = UInt8(ascii: "/")
+        var index = 0
+        // The scheme, then "://".
+        while index < url.count, url[index] != UInt8(ascii: ":") {
+            guard url[index] != slash, url[index] != UInt8(ascii: "?"), url[index] != UInt8(ascii: "#") else {
+                return nil
+            }
+            index += 1
+        }
+        guard index > 0, index + 2 < url.count, url[index + 1] == slash, url[index + 2] == slash else { return nil }
+        index += 3
+        // The authority ends at the path, the query or the fragment.
+        while index < url.count, url[index] != slash {
+            if url[index] == UInt8(ascii: "?") || url[index] == UInt8(ascii: "#") { return [] }
+            index += 1
+        }
+        var segmentStart = index
+        var segmentEnd = index
+        var start = index
+        while index <= url.count {
+            let atEnd = index == url.count || url[index] == UInt8(ascii: "?") || url[index] == UInt8(ascii: "#")
+            if atEnd || url[index] == slash {
+                if index > start {
+                    segmentStart = start
+                    segmentEnd = index
+                }
+                start = index + 1
+                if atEnd { break }
+            }
+            index += 1
+        }
+        let segment = url[segmentStart..<segmentEnd]
+        guard segment.allSatisfy(isPlain) else { return nil }
+        return ArraySlice(segment)
+    }
+
+    /// Whether `byte` is kept as it is by sanitizing and percent-decoding: an ASCII letter or digit, `-`,
+    /// `_`, `~` or `.` (where dots stand decides the rest: see ``plainStem(of:)``).
+    static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// `sanitize(stem(of: sanitize(name, limit: .max)))` of a plain name, byte by byte; `nil` when `name`
+    /// is empty, not all plain, or has dots sanitizing would change (leading, trailing or doubled), or its
+    /// stem is over ``maxStemBytes``: the general path handles those.
+    static func plainStem(of name: ArraySlice<UInt8>) -> String? {
+        let dot = UInt8(ascii: ".")
+        guard let first = name.first, first != dot, name.last != dot, name.allSatisfy(isPlain) else { return nil }
+        var previous: UInt8 = 0
+        for byte in name {
+            if byte == dot, previous == dot { return nil }
+            previous = byte
+        }
+        var stem = name
+        // Not the first byte (not a dot, checked above), so never a dot at the start.
+        if let lastDot = name.lastIndex(of: dot) {
+            let suffix = name[(lastDot + 1)...]
+            let isExtension =
+                (1...5).contains(suffix.count)
+                && suffix.allSatisfy {
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                }
+            if isExtension { stem = name[..<lastDot] }
+        }
+        guard stem.count <= maxStemBytes else { return nil }
+        return String(decoding: stem, as: UTF8.self)
+    }
+
     /// `name` without a trailing extension of 1 to 5 letters or digits (`photo.php` -> `photo`).
     static func stem(of name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }

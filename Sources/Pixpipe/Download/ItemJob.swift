@@ -8,8 +8,6 @@ struct ItemJob: Sendable {
     var item: DownloadItem
     /// Its file name, with the content-dependent parts still open.
     var pattern: FileNamePattern
-    /// What an earlier run recorded about the URL, if anything.
-    var prior: ManifestStore.PriorRecord?
 }
 
 /// How one item ended, as the coordinator needs to know it.

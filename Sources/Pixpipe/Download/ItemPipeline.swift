@@ -1,7 +1,8 @@
 import Foundation
 import PixpipeLocking
 
-/// Takes one item from its resume check through download, verification, processing and the atomic write.
+/// Takes one item from its download through verification, processing and the atomic write (resume skips
+/// are decided before, by the coordinator: see ``ResumeCheck``).
 ///
 /// Runs in the item's own child task, never on the coordinator. The transfer holds a network slot
 /// (global and per host) only while bytes move; decoding and encoding hold a processing slot (one per
@@ -16,11 +17,10 @@ struct ItemPipeline: Sendable {
     let fileWork: BlockingWorkQueue
     let events: EventChannel
 
-    /// Runs `job` to its outcome: resume check, then attempts until one settles the item or the retry budget
-    /// or the deadline runs out.
+    /// Runs `job` to its outcome: attempts until one settles the item or the retry budget or the deadline
+    /// runs out.
     func run(_ job: ItemJob) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
-        if let skipped = resumeSkip(job) { return .skipped(skipped) }
         var attempts = ItemAttempts(url: job.item.url)
         while true {
             if attempts.isPastDeadline, let limit = options.itemDeadline {
@@ -207,33 +207,6 @@ struct ItemPipeline: Sendable {
         record.error = error.description
         record.errorKind = error.shortName
         return .diskError(record, error)
-    }
-
-    /// The skip record when an earlier run already settled the item, per ``DownloadOptions/resume``.
-    private func resumeSkip(_ job: ItemJob) -> ManifestRecord? {
-        guard options.resume != .redoAll, let prior = job.prior else { return nil }
-        let url = job.item.url.absoluteString
-        switch prior.status {
-        case .ok:
-            guard let name = prior.name, let sha256 = prior.sha256,
-                let data = FileManager.default.contents(
-                    atPath: options.outputDirectory.appendingPathComponent(name).path),
-                SHA256.hash(data).hexString == sha256
-            else { return nil }
-            return ManifestRecord(
-                url: url, name: name, status: .skipped, bytes: data.count, sha256: sha256,
-                error: "already stored by an earlier run", errorKind: SkipReason.alreadyDone.shortName)
-        case .failed:
-            // Failures caused by the run itself (stopped, disk) say nothing about the item: always redo them.
-            guard options.resume == .skipCompleted, !DownloadError.isRunFailure(shortName: prior.errorKind) else {
-                return nil
-            }
-            return ManifestRecord(
-                url: url, status: .skipped, error: "failed in an earlier run (retry with retryFailed)",
-                errorKind: SkipReason.alreadyFailed.shortName)
-        case .skipped:
-            return nil
-        }
     }
 }
 

@@ -18,6 +18,8 @@ struct ManifestLine: Sendable, Equatable {
     var name: String?
     /// The record's `sha256`.
     var sha256: String?
+    /// The record's `bytes`.
+    var bytes: Int?
     /// The record's `errorKind`.
     var errorKind: String?
 
@@ -27,6 +29,7 @@ struct ManifestLine: Sendable, Equatable {
         status = record.status
         name = record.name
         sha256 = record.sha256
+        bytes = record.bytes
         errorKind = record.errorKind
     }
 
@@ -40,6 +43,7 @@ struct ManifestLine: Sendable, Equatable {
         self.status = status
         name = fields.name
         sha256 = fields.sha256
+        self.bytes = fields.bytes
         errorKind = fields.errorKind
     }
 
@@ -49,6 +53,7 @@ struct ManifestLine: Sendable, Equatable {
         var status: ManifestRecord.Status?
         var name: String?
         var sha256: String?
+        var bytes: Int?
         var errorKind: String?
         var seen: UInt32 = 0
         /// `attempts` and `elapsed`, which a record must have.
@@ -148,10 +153,14 @@ struct ManifestLine: Sendable, Equatable {
                 case .errorKind: fields.errorKind = text
                 default: break
                 }
-            case .httpStatus, .bytes, .width, .height:
-                return null() || integer()
+            case .bytes:
+                if null() { return true }
+                guard let value = integer() else { return false }
+                fields.bytes = value
+            case .httpStatus, .width, .height:
+                return null() || integer() != nil
             case .attempts:
-                return integer()
+                return integer() != nil
             case .elapsed:
                 return number()
             case .warnings:
@@ -174,20 +183,25 @@ struct ManifestLine: Sendable, Equatable {
             return true
         }
 
-        /// A plain integer as the writer writes it: an optional minus and up to 18 digits, no leading zero.
-        mutating func integer() -> Bool {
+        /// A plain integer as the writer writes it (an optional minus and up to 18 digits, no leading zero),
+        /// or `nil` for any other form.
+        mutating func integer() -> Int? {
             var end = index
             if end < bytes.count, bytes[end] == UInt8(ascii: "-") { end += 1 }
             let digits = end
             while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
             let count = end - digits
-            guard count > 0, count <= 18, count == 1 || bytes[digits] != 0x30 else { return false }
+            guard count > 0, count <= 18, count == 1 || bytes[digits] != 0x30 else { return nil }
             // A fraction or an exponent would make it a number `Int` may refuse: not vouched for.
             if end < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[end]) {
-                return false
+                return nil
             }
+            // At most 18 digits: the value fits in an `Int`.
+            var value = 0
+            for position in digits..<end { value = value * 10 + Int(bytes[position] - 0x30) }
+            let negative = digits > index
             index = end
-            return true
+            return negative ? -value : value
         }
 
         /// A JSON number, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, of a size a `Double` holds.

@@ -27,18 +27,6 @@ import Foundation
 /// still being appended, or a temporary file still being written; their appends, whole lines with
 /// `O_APPEND`, interleave safely.
 final class ManifestStore {
-    /// What an earlier run recorded about a URL, for resuming.
-    struct PriorRecord: Sendable {
-        /// The status.
-        var status: ManifestRecord.Status
-        /// The stored file's name.
-        var name: String?
-        /// The stored file's hash.
-        var sha256: String?
-        /// The failure's kind.
-        var errorKind: String?
-    }
-
     /// Path of the manifest.
     let path: String
     private let descriptor: Int32
@@ -68,7 +56,7 @@ final class ManifestStore {
     /// has it open, the torn tail is cut and `cleanUp` runs, both before any other process may start.
     static func open(
         named name: String, in directory: URL, readsPrior: Bool, whenSoleUser cleanUp: () -> Void = {}
-    ) throws(DownloadError) -> (ManifestStore, [UInt64: PriorRecord]) {
+    ) throws(DownloadError) -> (ManifestStore, PriorIndex) {
         let path = directory.appendingPathComponent(name).path
         let descriptor = openForAppending(path)
         guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
@@ -77,13 +65,12 @@ final class ManifestStore {
         // Shared from here on, until the store closes; a sole user only once it has cleaned up (below), and
         // the others wait here until then.
         if !store.isSoleUser { _ = flock(descriptor, LOCK_SH) }
-        var prior: [UInt64: PriorRecord] = [:]
+        var prior = PriorIndex()
         let validLength = ManifestReader.forEachLine(in: descriptor) { line in
             let fingerprint = URLFingerprint(absoluteString: line.url).value
             if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
-            prior[fingerprint] = PriorRecord(
-                status: line.status, name: line.name, sha256: line.sha256, errorKind: line.errorKind)
+            prior.insert(line, fingerprint: fingerprint)
         }
         if store.isSoleUser {
             guard ftruncate(descriptor, off_t(validLength)) == 0 else {

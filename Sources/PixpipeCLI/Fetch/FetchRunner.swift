@@ -23,13 +23,24 @@ struct FetchRunner: Sendable {
         }
         defer { spool?.remove() }
         if settings.dryRun { return dryRun(list) }
-        let scan = FetchListScan.scan(list, shard: settings.options.shard) { report($0) }
+        // The scan's bad lines are kept for the manifest, so the list is not read a third time for them
+        // (unless there are very many).
+        var invalidLines: [URLListError] = []
+        let scan = FetchListScan.scan(list, shard: settings.options.shard) { error in
+            report(error)
+            if invalidLines.count <= Self.keptInvalidLines { invalidLines.append(error) }
+        }
         if let fatal = scan.fatalError {
             console.error(fatal.description, context: "fetch: \(settings.list)")
             return .failure
         }
-        return await download(list, expected: scan.entriesInShard, invalidByKind: scan.invalidByKind)
+        return await download(
+            list, expected: scan.entriesInShard, invalidByKind: scan.invalidByKind,
+            invalidLines: invalidLines.count <= Self.keptInvalidLines ? .kept(invalidLines) : .reread)
     }
+
+    /// How many bad lines the scan keeps for the manifest; a list with more is read again for them.
+    static let keptInvalidLines = 10_000
 
     private func makeList() throws(FetchRunError) -> (URLList, StandardInputSpool?) {
         if settings.listIsSingleURL {
@@ -78,10 +89,16 @@ struct FetchRunner: Sendable {
         return scan.invalidLines > 0 ? .failure : .success
     }
 
-    private func download(_ list: URLList, expected: Int, invalidByKind: [String: Int]) async -> ExitStatus {
+    private func download(
+        _ list: URLList, expected: Int, invalidByKind: [String: Int], invalidLines: InvalidLines
+    ) async -> ExitStatus {
         let start = ContinuousClock.now
-        let events = Downloader(options: settings.options).run(
-            DownloadItemList(list: list), invalidLines: list.lineErrors)
+        let downloader = Downloader(options: settings.options)
+        let events: DownloadEvents
+        switch invalidLines {
+        case .kept(let lines): events = downloader.run(DownloadItemList(list: list), invalidLines: lines)
+        case .reread: events = downloader.run(DownloadItemList(list: list), invalidLines: list.lineErrors)
+        }
         let interrupt = InterruptHandler { [console] in
             console.errorText("\r\u{1B}[K")
             console.error("interrupted: finishing files being written and the manifest (again to quit now)")
@@ -101,6 +118,14 @@ struct FetchRunner: Sendable {
         console.errorText("pixpipe: fetch: manifest: \(manifestPath)\n")
         if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.summary(outcome))) }
         return outcome.exitStatus
+    }
+
+    /// Where the batch gets the list's bad lines from.
+    private enum InvalidLines {
+        /// Kept by the scan.
+        case kept([URLListError])
+        /// Too many to keep: read from the list again.
+        case reread
     }
 
     private var manifestPath: String {

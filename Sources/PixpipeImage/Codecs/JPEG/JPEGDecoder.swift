@@ -33,6 +33,7 @@ enum JPEGDecoder {
         var failure: ImageDecodingError?
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
             let raw = UnsafeMutableRawBufferPointer(buffer)
+            HugePageAdvice.advise(raw)
             do throws(ImageDecodingError) {
                 if space == .cmyk {
                     try readCMYKRows(reader, into: raw, width: width, height: height, options: options)

@@ -4,6 +4,7 @@
 /// server.route("/photo.jpg", .respond(headers: ["Content-Type": "image/jpeg"], body: jpegBytes))
 /// server.route("/flaky", .failFirst(2, then: .text("ok")))
 /// server.route("/slow", .delayHeaders(seconds: 5, then: .text("late")))
+/// server.route("/comic.png", .conditional(body: png, etag: "\"v1\"", lastModified: nil))   // 304 when asked
 /// ```
 public indirect enum TestRoute: Sendable {
     /// Sends `status`, `headers` and `body`; `Content-Length` is added unless `headers` already has one.
@@ -32,6 +33,11 @@ public indirect enum TestRoute: Sendable {
     case endless(chunkSize: Int = 16384)
     /// Sends a status line and then header lines forever, never ending the response head.
     case headersForever
+    /// Sends `body` with `ETag` and `Last-Modified` (each when given) and `headers`, or an empty `304` with
+    /// the validators when the request's `If-None-Match` lists `etag` (or `*`; weak tags compare weakly), or,
+    /// without `If-None-Match`, its `If-Modified-Since` is exactly `lastModified` (clients send back the date
+    /// they got).
+    case conditional(body: [UInt8], etag: String?, lastModified: String?, headers: [String: String] = [:])
     /// Calls the closure for each request and answers as it says; it runs on a connection thread.
     case handler(@Sendable (RecordedRequest) -> TestRoute)
 }

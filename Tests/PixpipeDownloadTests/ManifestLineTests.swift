@@ -17,12 +17,39 @@ struct ManifestLineTests {
             error: "line one\nline two\twith \\ backslash and \"quotes\"\r\u{8}\u{C}", errorKind: "http-status"),
         ManifestRecord(url: "https://例え.jp/画像.jpg", name: "画像 🎨.jpg", status: .ok, elapsed: 1.0),
         ManifestRecord(
+            url: "https://example.com/c.png", name: "c.png", status: .ok, httpStatus: 200, bytes: 10,
+            sha256: String(repeating: "cd", count: 32), attempts: 1, elapsed: 0.25, etag: "W/\"5f-\\\"x\"",
+            lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        ManifestRecord(
+            url: "https://example.com/c.png", name: "c.png", status: .unchanged, httpStatus: 304, bytes: 10,
+            sha256: String(repeating: "cd", count: 32), attempts: 1, elapsed: 0.01, etag: "\"v1\""),
+        ManifestRecord(
+            url: "https://example.com/d.png", name: "d.png", status: .gone, httpStatus: 410, bytes: 10,
+            sha256: String(repeating: "ef", count: 32), attempts: 1, elapsed: 0.01, error: "gone"),
+        ManifestRecord(
+            url: "https://example.com/e.png", name: "e.png", status: .failed, httpStatus: 500, bytes: 10,
+            sha256: String(repeating: "01", count: 32), attempts: 3, elapsed: 0.5, error: "HTTP 500",
+            errorKind: "http-status", lastModified: "Thu, 01 Jan 1970 00:00:00 GMT"),
+        ManifestRecord(
             url: "https://example.com/w.jpg", name: "w.jpg", status: .ok, attempts: 1, elapsed: 0.5,
             warnings: [
                 "jpeg-extraneous-bytes: Corrupt JPEG data: 5 extraneous bytes before marker 0xdb",
                 "jpeg-bad-icc-marker: \"quoted\"\n",
             ]),
     ]
+
+    @Test("The validators come after every older key, in the order etag, lastModified")
+    func validatorKeysLast() throws {
+        let record = try #require(Self.records.first { $0.etag != nil && $0.lastModified != nil })
+        var withWarnings = record
+        withWarnings.warnings = ["png-ancillary-chunk: x"]
+        let line = String(decoding: withWarnings.jsonLine, as: UTF8.self)
+        let order = ["\"errorKind\"", "\"warnings\"", "\"etag\"", "\"lastModified\""].compactMap {
+            line.range(of: $0)?.lowerBound
+        }
+        #expect(order.count == 3 && order == order.sorted())
+        #expect(line.hasSuffix("\"lastModified\":\"Wed, 21 Oct 2015 07:28:00 GMT\"}\n"))
+    }
 
     @Test("Warnings come last, and are left out when empty")
     func warningsKey() throws {

@@ -32,7 +32,7 @@ struct ManifestReaderTests {
                 ManifestRecord(
                     url: text, name: text, status: .ok, httpStatus: 200, bytes: 12, sha256: text, attempts: 1,
                     elapsed: Double.random(in: 0..<1e-3, using: &generator), error: text, errorKind: text,
-                    warnings: [text]))
+                    warnings: [text], etag: text, lastModified: text))
         }
         for record in records {
             let line = record.jsonLine.dropLast()

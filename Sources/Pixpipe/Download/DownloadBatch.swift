@@ -107,12 +107,17 @@ struct DownloadBatch: Sendable {
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
                     let pattern = claims.claim(for: item, index: index)
                     guard inShard else { continue }
-                    // Settled by an earlier run: reported here, in list order, with no task and no window slot.
+                    // Settled by an earlier run: reported here, in list order, with no task and no window slot;
+                    // a refresh revalidates instead each file that is still as the run stored it.
+                    var stored: StoredCopy?
                     if let entry = prior[fingerprint], let skipped = resume.skip(url: item.url, prior: entry) {
-                        await report(.skipped(skipped), index: index, into: &summary)
-                        continue
+                        stored = options.refreshesStored ? StoredCopy(entry, verified: skipped) : nil
+                        if stored == nil {
+                            await report(.skipped(skipped), index: index, into: &summary)
+                            continue
+                        }
                     }
-                    let job = ItemJob(index: index, item: item, pattern: pattern)
+                    let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored)
                     group.addTask { (index, await pipeline.run(job)) }
                     running += 1
                 }
@@ -135,7 +140,7 @@ struct DownloadBatch: Sendable {
         case .skipped:
             await report(outcome, index: index, into: &summary)
             return false
-        case .finished(let record):
+        case .finished(let record), .replaced(let record):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
@@ -159,10 +164,12 @@ struct DownloadBatch: Sendable {
     private func report(_ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary) async {
         let record: ManifestRecord
         switch outcome {
-        case .finished(let finished), .skipped(let finished), .diskError(let finished, _): record = finished
+        case .finished(let finished), .replaced(let finished), .skipped(let finished), .diskError(let finished, _):
+            record = finished
         case .cancelled: return
         }
         summary.add(record)
+        if case .replaced = outcome { summary.updated += 1 }
         await events.send(.finished(index: index, record: record))
     }
 

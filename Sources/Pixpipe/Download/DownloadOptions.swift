@@ -50,6 +50,15 @@ public struct DownloadOptions: Sendable {
     public var keepsOriginal: Bool = false
     /// What to do with items the manifest already records.
     public var resume: ResumeMode = .skipCompleted
+    /// Whether items an earlier run stored (and whose file is still as stored) are revalidated rather than
+    /// skipped: asked again with `If-None-Match` / `If-Modified-Since` from the manifest's `etag` and
+    /// `lastModified` (without validators, fetched in full and compared by hash). `304` or the same bytes:
+    /// `unchanged`, the file untouched; new bytes: stored over the file atomically (`ok`, new hash); `404` or
+    /// `410`: `gone`, the file kept unless ``prunesGone``; any other failure keeps the file and its record
+    /// good for later runs. Items not stored yet are handled as ``resume`` says.
+    public var refreshesStored: Bool = false
+    /// With ``refreshesStored``, deletes the stored file (and a kept original) of an item found gone.
+    public var prunesGone: Bool = false
     /// Only the items of this share of the list, or all of them when `nil`.
     public var shard: Shard? = nil
     /// How bodies are verified; strict by default, so truncated images fail and are retried.

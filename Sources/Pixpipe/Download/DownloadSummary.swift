@@ -11,6 +11,12 @@ public struct DownloadSummary: Sendable, Hashable {
     public var failed: Int
     /// Items skipped (done earlier, or duplicates of an earlier item).
     public var skipped: Int
+    /// Items a refresh found unchanged (`304`, or the same bytes): their files were left as they were.
+    public var unchanged: Int
+    /// Items a refresh stored again because their bytes changed (also counted in ``ok``).
+    public var updated: Int
+    /// Items a refresh found gone from the server (`404`, `410`).
+    public var gone: Int
     /// Bytes of the files the `ok` records name (kept originals not counted).
     public var bytes: Int
     /// Failed items by ``ManifestRecord/errorKind``.
@@ -29,7 +35,7 @@ public struct DownloadSummary: Sendable, Hashable {
     /// A summary; every count starts at zero.
     public init(
         ok: Int = 0, failed: Int = 0, skipped: Int = 0, bytes: Int = 0, failuresByKind: [String: Int] = [:],
-        stopReason: StopReason? = nil
+        stopReason: StopReason? = nil, unchanged: Int = 0, updated: Int = 0, gone: Int = 0
     ) {
         self.ok = ok
         self.failed = failed
@@ -37,6 +43,9 @@ public struct DownloadSummary: Sendable, Hashable {
         self.bytes = bytes
         self.failuresByKind = failuresByKind
         self.stopReason = stopReason
+        self.unchanged = unchanged
+        self.updated = updated
+        self.gone = gone
     }
 
     /// Counts `record` in.
@@ -44,6 +53,8 @@ public struct DownloadSummary: Sendable, Hashable {
         switch record.status {
         case .ok: ok += 1
         case .skipped: skipped += 1
+        case .unchanged: unchanged += 1
+        case .gone: gone += 1
         case .failed:
             failed += 1
             failuresByKind[record.errorKind ?? "unknown", default: 0] += 1

@@ -8,12 +8,16 @@ struct ItemJob: Sendable {
     var item: DownloadItem
     /// Its file name, with the content-dependent parts still open.
     var pattern: FileNamePattern
+    /// The file an earlier run stored, when a refresh revalidates it; `nil` for a plain download.
+    var stored: StoredCopy? = nil
 }
 
 /// How one item ended, as the coordinator needs to know it.
 enum ItemOutcome: Sendable {
     /// Stored, or failed for a reason of its own: record it and go on.
     case finished(ManifestRecord)
+    /// A refresh stored new bytes over an earlier file: recorded like ``finished(_:)``, counted as updated.
+    case replaced(ManifestRecord)
     /// Not downloaded (done earlier): report it, but the manifest already has its line.
     case skipped(ManifestRecord)
     /// Stopped by cancellation before anything was stored: no record.

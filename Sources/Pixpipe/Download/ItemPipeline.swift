@@ -24,7 +24,7 @@ struct ItemPipeline: Sendable {
         var attempts = ItemAttempts(url: job.item.url)
         while true {
             if attempts.isPastDeadline, let limit = options.itemDeadline {
-                return failure(.deadlineExceeded(limit, url: attempts.url), attempts)
+                return failure(.deadlineExceeded(limit, url: attempts.url), attempts, keeping: job.stored)
             }
             guard let fetched = await transfer(job, attempts: &attempts) else { return .cancelled }
             switch await settle(fetched, job: job, attempts: &attempts) {
@@ -32,7 +32,7 @@ struct ItemPipeline: Sendable {
                 return outcome
             case .retryable(let error, let retryAfter):
                 guard let delay = retryDelay(after: attempts, retryAfter: retryAfter) else {
-                    return failure(error, attempts)
+                    return failure(error, attempts, keeping: job.stored)
                 }
                 do {
                     try await Task.sleep(for: delay)
@@ -57,7 +57,8 @@ struct ItemPipeline: Sendable {
                 attempts.start(deadline: deadline)
                 await events.send(.started(index: job.index, url: url))
             }
-            return await fetch(url, index: job.index, remaining: attempts.remaining, digester: digester)
+            return await fetch(
+                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored)
         }
         guard let result else { return nil }
         attempts.count += 1
@@ -73,15 +74,19 @@ struct ItemPipeline: Sendable {
         case .failure(let fetchError):
             if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts))
+                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }
             return .retryable(.fetch(fetchError), retryAfter: nil)
+        case .success(let response) where job.stored != nil && Self.revalidationAnswers.contains(response.statusCode):
+            attempts.lastStatus = response.statusCode
+            let attempts = attempts
+            return .settled(await revalidated(job, response: response, attempts: attempts))
         case .success(let response) where !(200..<300).contains(response.statusCode):
             attempts.lastStatus = response.statusCode
             let prefix = String(decoding: response.value.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
             let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, bodyPrefix: prefix)
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts))
+                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }
             return .retryable(
                 .fetch(fetchError), retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
@@ -92,12 +97,15 @@ struct ItemPipeline: Sendable {
             }
             switch processed {
             case .success(let image):
-                let status = response.statusCode
                 let attempts = attempts
-                return .settled(await store(image, job: job, status: status, attempts: attempts))
+                if let stored = job.stored, image.sha256.hexString == stored.sha256 {
+                    // Fetched in full (no validators, or a server that ignores them), and the same bytes.
+                    return .settled(unchanged(job, response: response, attempts: attempts))
+                }
+                return .settled(await store(image, job: job, response: response, attempts: attempts))
             case .failure(let error):
                 guard error.isRetryableContent, attempts.count < policy.maxAttempts else {
-                    return .settled(failure(error, attempts))
+                    return .settled(failure(error, attempts, keeping: job.stored))
                 }
                 return .retryable(error, retryAfter: nil)
             }
@@ -113,13 +121,17 @@ struct ItemPipeline: Sendable {
     }
 
     /// The failed record of `error` after `attempts`, or no record at all when the batch is being cancelled.
-    private func failure(_ error: DownloadError, _ attempts: ItemAttempts) -> ItemOutcome {
+    /// A refresh's failure keeps the `stored` file, and its record names it, so later runs still count it.
+    func failure(_ error: DownloadError, _ attempts: ItemAttempts, keeping stored: StoredCopy?) -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
-        return .finished(
-            ManifestRecord(
-                url: attempts.url.absoluteString, status: .failed, httpStatus: attempts.lastStatus,
-                attempts: attempts.count, elapsed: attempts.elapsedSeconds, error: error.description,
-                errorKind: error.shortName))
+        var record =
+            stored?.record(url: attempts.url, status: .failed, httpStatus: attempts.lastStatus)
+            ?? ManifestRecord(url: attempts.url.absoluteString, status: .failed, httpStatus: attempts.lastStatus)
+        record.attempts = attempts.count
+        record.elapsed = attempts.elapsedSeconds
+        record.error = error.description
+        record.errorKind = error.shortName
+        return .finished(record)
     }
 
     /// Every status code, built once (not per request).
@@ -127,10 +139,11 @@ struct ItemPipeline: Sendable {
 
     /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
     private func fetch(
-        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?
+        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?
     ) async -> Result<Response<Data>, FetchError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
+        for field in stored?.conditionalHeaders ?? HTTPHeaders() { request.headers[field.name] = field.value }
         request.acceptableStatusCodes = Self.everyStatus
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
@@ -170,22 +183,26 @@ struct ItemPipeline: Sendable {
     }
 
     /// Hashes and names the processed file, has ``fileWork`` write it (and the original when kept), and makes
-    /// the item's record.
+    /// the item's record, with the validators of `response`.
     ///
     /// Only the file calls go to ``fileWork``, whose few lanes do the folder's writes in turn: the hash was
     /// computed before (streamed with the body, or of the encoded output), so a lane never waits on the CPU.
+    /// A refresh's new file replaces the stored one atomically (the writer's rename or link); when its name
+    /// changed (another format, a `{sha256}` template) the old file is removed once the new one is in place.
     private func store(
-        _ image: ProcessedImage, job: ItemJob, status: Int, attempts: ItemAttempts
+        _ image: ProcessedImage, job: ItemJob, response: Response<Data>, attempts: ItemAttempts
     ) async -> ItemOutcome {
         let digest = image.sha256.hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
-            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: status, bytes: image.data.count,
-            sha256: digest, width: image.width, height: image.height, format: image.format.rawValue,
-            attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage))
+            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: response.statusCode,
+            bytes: image.data.count, sha256: digest, width: image.width, height: image.height,
+            format: image.format.rawValue, attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage),
+            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
         let flushes = options.fileSync == .eachFile
         let directory = options.outputDirectory
         let writer = self.writer
+        let replacedName = job.stored.map(\.name).flatMap { $0 == name ? nil : $0 }
         let failure: DownloadError? = await fileWork.run {
             do throws(DownloadError) {
                 if let original = image.original {
@@ -193,20 +210,29 @@ struct ItemPipeline: Sendable {
                     try writer.write(original.data, named: originalName, in: directory, flushes: flushes)
                 }
                 try writer.write(image.data, named: name, in: directory, flushes: flushes)
+                if let replacedName { Self.remove(replacedName, in: directory) }
                 return nil
             } catch {
                 return error
             }
         }
         record.elapsed = attempts.elapsedSeconds
-        guard let error = failure else { return .finished(record) }
-        record.status = .failed
-        record.name = nil
-        record.bytes = nil
-        record.sha256 = nil
-        record.error = error.description
-        record.errorKind = error.shortName
-        return .diskError(record, error)
+        guard let error = failure else { return job.stored == nil ? .finished(record) : .replaced(record) }
+        // A refresh that could not write keeps the earlier file (never touched by a failed atomic write).
+        var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: response.statusCode) ?? record
+        failed.status = .failed
+        if job.stored == nil {
+            failed.name = nil
+            failed.bytes = nil
+            failed.sha256 = nil
+            failed.etag = nil
+            failed.lastModified = nil
+        }
+        failed.attempts = attempts.count
+        failed.elapsed = attempts.elapsedSeconds
+        failed.error = error.description
+        failed.errorKind = error.shortName
+        return .diskError(failed, error)
     }
 }
 
@@ -229,7 +255,7 @@ private enum AttemptResult: Sendable {
 /// The clocks and counters of one item across its attempts.
 ///
 /// The clocks start when the first transfer gets its slot: time queued behind other items never counts.
-private struct ItemAttempts: Sendable {
+struct ItemAttempts: Sendable {
     /// The item's URL.
     let url: URL
     /// When the first transfer got its slot.

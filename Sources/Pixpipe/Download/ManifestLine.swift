@@ -22,6 +22,10 @@ struct ManifestLine: Sendable, Equatable {
     var bytes: Int?
     /// The record's `errorKind`.
     var errorKind: String?
+    /// The record's `etag`.
+    var etag: String?
+    /// The record's `lastModified`.
+    var lastModified: String?
 
     /// The same fields of a decoded record.
     init(_ record: ManifestRecord) {
@@ -31,6 +35,8 @@ struct ManifestLine: Sendable, Equatable {
         sha256 = record.sha256
         bytes = record.bytes
         errorKind = record.errorKind
+        etag = record.etag
+        lastModified = record.lastModified
     }
 
     /// The fields read by hand; `nil` when the line needs `JSONDecoder`'s judgement.
@@ -45,6 +51,8 @@ struct ManifestLine: Sendable, Equatable {
         sha256 = fields.sha256
         self.bytes = fields.bytes
         errorKind = fields.errorKind
+        etag = fields.etag
+        lastModified = fields.lastModified
     }
 
     /// What the scanner found in the object.
@@ -55,6 +63,8 @@ struct ManifestLine: Sendable, Equatable {
         var sha256: String?
         var bytes: Int?
         var errorKind: String?
+        var etag: String?
+        var lastModified: String?
         var seen: UInt32 = 0
         /// `attempts` and `elapsed`, which a record must have.
         var hasRequiredNumbers: Bool { seen & Key.attempts.bit != 0 && seen & Key.elapsed.bit != 0 }
@@ -63,7 +73,7 @@ struct ManifestLine: Sendable, Equatable {
     /// The keys of a record and the JSON type `JSONDecoder` requires of each.
     private enum Key: String, CaseIterable {
         case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
-        case errorKind, warnings
+        case errorKind, warnings, etag, lastModified
 
         var bit: UInt32 { 1 << UInt32(Self.allCases.firstIndex(of: self) ?? 0) }
 
@@ -144,13 +154,15 @@ struct ManifestLine: Sendable, Equatable {
                     guard let status = ManifestRecord.Status(rawValue: text) else { return false }
                     fields.status = status
                 }
-            case .name, .sha256, .format, .error, .errorKind:
+            case .name, .sha256, .format, .error, .errorKind, .etag, .lastModified:
                 if null() { return true }
                 guard let text = string() else { return false }
                 switch key {
                 case .name: fields.name = text
                 case .sha256: fields.sha256 = text
                 case .errorKind: fields.errorKind = text
+                case .etag: fields.etag = text
+                case .lastModified: fields.lastModified = text
                 default: break
                 }
             case .bytes:

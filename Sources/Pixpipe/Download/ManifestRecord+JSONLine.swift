@@ -51,6 +51,9 @@ extension ManifestRecord {
             }
             line += "]"
         }
+        // The validators after everything else, for the same reason.
+        string("etag", etag)
+        string("lastModified", lastModified)
         line += "}\n"
         return Data(line.utf8)
     }

@@ -5,6 +5,9 @@ import Foundation
 /// ```json
 /// {"url":"https://example.com/a.png","name":"a.png","status":"ok","httpStatus":200,"bytes":1234,...}
 /// ```
+///
+/// Keys keep the order of the properties; those added later (`warnings`, then `etag` and `lastModified`)
+/// come last, so older keys never move.
 public struct ManifestRecord: Codable, Sendable, Hashable {
     /// What became of the item.
     public enum Status: String, Codable, Sendable {
@@ -14,6 +17,12 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         case failed
         /// Not downloaded: already done by an earlier run, or the same URL as an earlier item of the batch.
         case skipped
+        /// Revalidated by a refresh: the server answered `304` (or the same bytes), and the stored file under
+        /// ``ManifestRecord/name`` was left as it was.
+        case unchanged
+        /// Revalidated by a refresh: the server answered `404` or `410`. The stored file is kept under
+        /// ``ManifestRecord/name``, or deleted (no name) when the refresh prunes.
+        case gone
     }
 
     /// The item's URL, as given.
@@ -48,12 +57,18 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     /// before the colon; `nil` (the key left out) when there are none. Warnings that lose pixels never
     /// reach an `ok` record: they fail the item (and are retried).
     public var warnings: [String]?
+    /// The `ETag` the server sent with the stored file, as sent; a refresh asks `If-None-Match` with it.
+    public var etag: String?
+    /// The `Last-Modified` the server sent with the stored file, as sent; a refresh asks `If-Modified-Since`
+    /// with it.
+    public var lastModified: String?
 
     /// A record; fields left out are `nil`, and empty `warnings` are `nil`.
     public init(
         url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,
         sha256: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil, attempts: Int = 0,
-        elapsed: Double = 0, error: String? = nil, errorKind: String? = nil, warnings: [String]? = nil
+        elapsed: Double = 0, error: String? = nil, errorKind: String? = nil, warnings: [String]? = nil,
+        etag: String? = nil, lastModified: String? = nil
     ) {
         self.url = url
         self.name = name
@@ -69,5 +84,7 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         self.error = error
         self.errorKind = errorKind
         self.warnings = warnings?.isEmpty == true ? nil : warnings
+        self.etag = etag
+        self.lastModified = lastModified
     }
 }

@@ -2,11 +2,18 @@
 ///
 /// A resumed run holds one entry per line of the manifest for the whole batch. As `String`s (status, name,
 /// 64-character hex hash, error kind) that was about 300 bytes a URL, 104 MB at 200,000 lines. Here an
-/// entry is a fixed 48-byte slot (the hash as 32 raw bytes, the size, a one-byte status, where the name is
+/// entry is a fixed 56-byte slot (the hash as 32 raw bytes, the size, a one-byte status, where the name is
 /// in one shared byte buffer) plus its key in a dictionary of 8-byte URL fingerprints (the same identity
 /// the batch already uses for duplicates and shards; two URLs share one with probability about 2^-64).
 /// The error kind is reduced, when the line is read, to the one fact resuming needs: whether the failure
 /// was the run's own (stopped, disk) rather than the item's. Later lines for a URL win over earlier ones.
+/// The validators of a stored file (`etag`, `lastModified`, for a refresh) follow its name in the same
+/// buffer, which makes a slot 56 bytes.
+///
+/// How a refresh's lines read: `unchanged` is `ok` (the line names the file, its hash and validators); a
+/// `failed` line with the hash of the file the URL's line before it stored (a revalidation that failed, or
+/// whose new file could not be written, keeps the stored file and says so) leaves the item `ok`, since the
+/// file is checked against the hash before it counts; `gone` is its own outcome, kept like an item failure.
 struct PriorIndex: Sendable {
     /// What the earlier run did with an item.
     enum Outcome: UInt8, Sendable {
@@ -18,6 +25,8 @@ struct PriorIndex: Sendable {
         case failedRun
         /// Skipped (a duplicate, or already done then): says nothing either.
         case skipped
+        /// The server said `404` or `410` to a refresh (the file kept or pruned).
+        case gone
     }
 
     /// One URL's record.
@@ -30,6 +39,10 @@ struct PriorIndex: Sendable {
         var bytes: Int?
         /// The stored file's SHA-256, when recorded as 64 lowercase hex digits (anything else never matches).
         var sha256: SHA256Bytes?
+        /// The stored file's `ETag`, when recorded.
+        var etag: String? = nil
+        /// The stored file's `Last-Modified`, when recorded.
+        var lastModified: String? = nil
     }
 
     /// A 32-byte digest held inline (no heap allocation per entry).
@@ -80,7 +93,8 @@ struct PriorIndex: Sendable {
         }
     }
 
-    /// A fixed 48-byte slot; the name is `nameLength` bytes at `nameOffset` of ``names`` (length -1: none).
+    /// A fixed 56-byte slot; the name is `nameLength` bytes at `nameOffset` of ``names`` (length -1: none),
+    /// followed there by the `etagLength` bytes of the ETag and the `lastModifiedLength` of Last-Modified.
     private struct Slot: Sendable {
         static let hasSHA256: UInt8 = 1
         static let hasBytes: UInt8 = 2
@@ -89,6 +103,8 @@ struct PriorIndex: Sendable {
         var bytes: Int64
         var nameOffset: UInt32
         var nameLength: Int16
+        var etagLength: Int16 = -1
+        var lastModifiedLength: Int16 = -1
         var outcome: Outcome
         /// Which of `sha256` and `bytes` the line had (``hasSHA256``, ``hasBytes``).
         var present: UInt8
@@ -96,7 +112,7 @@ struct PriorIndex: Sendable {
 
     private var slots: [Slot] = []
     private var slotByFingerprint: [UInt64: Int32] = [:]
-    /// Every name, back to back.
+    /// Every name (each followed by its validators), back to back.
     private var names: [UInt8] = []
 
     /// An empty index.
@@ -107,25 +123,40 @@ struct PriorIndex: Sendable {
 
     /// Records `line` for the URL with `fingerprint`, replacing what an earlier line said.
     mutating func insert(_ line: ManifestLine, fingerprint: UInt64) {
+        let sha256 = line.sha256.flatMap(SHA256Bytes.init(hex:))
+        let existing = slotByFingerprint[fingerprint]
         let outcome: Outcome
         switch line.status {
-        case .ok: outcome = .ok
+        case .ok, .unchanged: outcome = .ok
+        // A failed refresh keeps the file stored before and says so with its hash.
+        case .failed
+        where sha256 != nil
+            && existing.map({ slots[Int($0)].outcome == .ok && slots[Int($0)].sha256 == sha256 })
+                == true:
+            outcome = .ok
         case .failed: outcome = DownloadError.isRunFailure(shortName: line.errorKind) ? .failedRun : .failedItem
         case .skipped: outcome = .skipped
+        case .gone: outcome = .gone
         }
-        let sha256 = line.sha256.flatMap(SHA256Bytes.init(hex:))
         var slot = Slot(
             sha256: sha256 ?? SHA256Bytes.zero, bytes: Int64(line.bytes ?? 0), nameOffset: 0, nameLength: -1,
             outcome: outcome,
             present: (sha256 == nil ? 0 : Slot.hasSHA256) | (line.bytes == nil ? 0 : Slot.hasBytes))
         // Names are at most a few hundred bytes (the writer limits them); a longer one is kept as no name,
-        // which only means the item is downloaded again.
-        if let name = line.name, name.utf8.count <= Int(Int16.max), names.count <= Int(UInt32.max) - name.utf8.count {
+        // which only means the item is downloaded again. A validator that long is dropped: the refresh then
+        // asks without it and compares the hash.
+        let fits = { (text: String?) in text.map { $0.utf8.count <= Int(Int16.max) } ?? false }
+        let texts = [line.name, line.etag, line.lastModified].map { fits($0) ? $0 : nil }
+        let total = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        if texts.contains(where: { $0 != nil }), names.count <= Int(UInt32.max) - total {
             slot.nameOffset = UInt32(names.count)
-            slot.nameLength = Int16(name.utf8.count)
-            names.append(contentsOf: name.utf8)
+            for text in texts.compactMap({ $0 }) { names.append(contentsOf: text.utf8) }
+            let length = { (text: String?) in text.map { Int16($0.utf8.count) } ?? -1 }
+            slot.nameLength = length(texts[0])
+            slot.etagLength = length(texts[1])
+            slot.lastModifiedLength = length(texts[2])
         }
-        if let existing = slotByFingerprint[fingerprint] {
+        if let existing {
             slots[Int(existing)] = slot
         } else {
             slotByFingerprint[fingerprint] = Int32(slots.count)
@@ -137,11 +168,17 @@ struct PriorIndex: Sendable {
     subscript(fingerprint: UInt64) -> Entry? {
         guard let index = slotByFingerprint[fingerprint] else { return nil }
         let slot = slots[Int(index)]
-        let name: [UInt8]? =
-            slot.nameLength < 0
-            ? nil : Array(names[Int(slot.nameOffset)..<Int(slot.nameOffset) + Int(slot.nameLength)])
+        var offset = Int(slot.nameOffset)
+        func text(length: Int16) -> [UInt8]? {
+            guard length >= 0 else { return nil }
+            defer { offset += Int(length) }
+            return Array(names[offset..<offset + Int(length)])
+        }
+        let name = text(length: slot.nameLength)
+        let etag = text(length: slot.etagLength).map { String(decoding: $0, as: UTF8.self) }
+        let lastModified = text(length: slot.lastModifiedLength).map { String(decoding: $0, as: UTF8.self) }
         return Entry(
             outcome: slot.outcome, name: name, bytes: slot.present & Slot.hasBytes != 0 ? Int(slot.bytes) : nil,
-            sha256: slot.present & Slot.hasSHA256 != 0 ? slot.sha256 : nil)
+            sha256: slot.present & Slot.hasSHA256 != 0 ? slot.sha256 : nil, etag: etag, lastModified: lastModified)
     }
 }

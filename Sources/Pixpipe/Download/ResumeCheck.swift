@@ -57,6 +57,13 @@ final class ResumeCheck {
             return ManifestRecord(
                 url: url.absoluteString, status: .skipped, error: "failed in an earlier run (retry with retryFailed)",
                 errorKind: SkipReason.alreadyFailed.shortName)
+        case .gone:
+            // Like an item's failure: kept by a resume, asked again under retryFailed.
+            guard mode == .skipCompleted else { return nil }
+            return ManifestRecord(
+                url: url.absoluteString, status: .skipped,
+                error: "gone from the server in an earlier refresh (retry with retryFailed)",
+                errorKind: SkipReason.alreadyGone.shortName)
         case .failedRun, .skipped:
             // Failures caused by the run itself (stopped, disk) say nothing about the item: always redo them.
             return nil

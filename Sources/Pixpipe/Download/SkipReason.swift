@@ -6,6 +6,8 @@ enum SkipReason: String, Sendable {
     case alreadyDone = "already-done"
     /// An earlier run failed it, and failures are not retried.
     case alreadyFailed = "already-failed"
+    /// An earlier refresh found it gone from the server (`404`/`410`), and failures are not retried.
+    case alreadyGone = "already-gone"
 
     /// The stable short name recorded in the manifest.
     var shortName: String { rawValue }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Carries out one ``TestRoute`` for one request over a connection, and records how it ended.
 ///
 /// A response is counted complete just *before* its last bytes are sent, so a test that has read the
@@ -54,9 +56,34 @@ struct RouteResponder: Sendable {
             return sendEndless(chunkSize: chunkSize)
         case .headersForever:
             return sendHeadersForever()
+        case .conditional(let body, let etag, let lastModified, let headers):
+            var validators: [String: String] = [:]
+            if let etag { validators["ETag"] = etag }
+            if let lastModified { validators["Last-Modified"] = lastModified }
+            if Self.isNotModified(request, etag: etag, lastModified: lastModified) {
+                return sendWhole(ResponseHead(status: 304, headers: validators), body: [])
+            }
+            return sendWhole(
+                ResponseHead(status: 200, headers: headers.merging(validators) { _, validator in validator }),
+                body: body)
         case .handler(let decide):
             return respond(decide(request))
         }
+    }
+
+    /// Whether `request` is conditional on the representation with `etag` and `lastModified` and it matches
+    /// (RFC 9110 13.2.2: `If-None-Match` first, with the weak comparison; `If-Modified-Since` only without it).
+    static func isNotModified(_ request: RecordedRequest, etag: String?, lastModified: String?) -> Bool {
+        if let noneMatch = request.header("If-None-Match") {
+            guard let etag else { return false }
+            let weak = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+            return noneMatch.split(separator: ",").contains { listed in
+                let tag = listed.trimmingCharacters(in: .whitespaces)[...]
+                return tag == "*" || weak(tag) == weak(etag[...])
+            }
+        }
+        guard let since = request.header("If-Modified-Since"), let lastModified else { return false }
+        return since.trimmingCharacters(in: .whitespaces) == lastModified
     }
 
     /// Whether the connection closes after this response: the client asked, or the route's headers say so.

@@ -21,20 +21,31 @@ struct FetchCommand: Command {
         {name} {host} {sha256} {ext}. Files are written atomically (never partial, even if the process is
         killed) and flushed to the disk together when the batch ends; --fsync-each flushes each file as it
         is stored instead (slower; only matters if the machine itself crashes).
-        DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped), httpStatus,
-        bytes, sha256, width, height, format, attempts, elapsed, error, errorKind. Running again skips items
+        DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
+        gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
+        etag, lastModified (the validators the server sent with a stored file). Running again skips items
         already stored; --retry-failed also retries the failures. --shard I/N takes the items whose URL hash
         falls in share I of N, so N machines can split one list and merge their folders.
+        --refresh asks the server again about every item already stored (and still as stored), with
+        If-None-Match / If-Modified-Since from the manifest: one small request each when nothing changed.
+        304: 'unchanged', the file left as it is (an item without validators is fetched in full and compared
+        by hash). New bytes: stored over the file atomically (processed again with --thumbnail/--convert),
+        status 'ok' with the new sha256. 404 or 410: 'gone', the file kept; --prune deletes it instead. Any
+        other failure keeps the file, and later runs still count it as stored. Items not stored yet are
+        fetched as a plain run would; items found gone are skipped by later runs unless --retry-failed.
         Standard output gets the path of each stored file (or, with --json, one JSON event per line: invalid,
         started, finished with every manifest field, and summary last). Standard error gets failures, a
         progress bar when it is a terminal, and a summary.
-        Exit status: 0 all stored, 1 some items or lines failed, 2 usage error, 130 interrupted by SIGINT
-        (files being written are finished, the manifest is complete; a second SIGINT quits at once).
+        Exit status: 0 all stored (or unchanged), 1 some items or lines failed, or with --refresh but not
+        --prune some items were found gone (with --prune, gone is what was asked for and counts as success),
+        2 usage error (--prune without --refresh too), 130 interrupted by SIGINT (files being written are
+        finished, the manifest is complete; a second SIGINT quits at once).
 
         Examples:
           pixpipe fetch urls.txt --out images --thumbnail 256
           pixpipe fetch comics.csv --out comics --name '{index}-{name}.{ext}' --shard 0/4
           pixpipe fetch https://example.com/cat.jpg --out .
+          pixpipe fetch comics.csv --out comics --refresh --prune     # daily: revalidate, mirror deletions
         """
     let options: [OptionSpec] = [
         .value("out", short: "o", placeholder: "DIR", help: "Folder to store images and manifest.jsonl in."),
@@ -54,6 +65,8 @@ struct FetchCommand: Command {
         .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
         .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
         .flag("retry-failed", help: "Retry items the manifest records as failed."),
+        .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
+        .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),
         .flag("dry-run", help: "Read the list and show the plan; download nothing."),
         .flag("no-verify", help: "Store images as they came after reading only their header (no decode)."),
         .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),

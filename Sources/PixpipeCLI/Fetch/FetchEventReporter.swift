@@ -54,11 +54,11 @@ struct FetchEventReporter {
 
     private mutating func finished(index: Int, record: ManifestRecord) {
         bar?.done += 1
-        if record.status == .failed {
-            bar?.failed += 1
+        if record.status == .failed || record.status == .gone {
+            if record.status == .failed { bar?.failed += 1 }
             bar?.clear()
             // The record's error names the URL already; only its first line, since a server's body may follow.
-            let message = record.error ?? "\(record.url): \(record.errorKind ?? "failed")"
+            let message = record.error ?? "\(record.url): \(record.errorKind ?? record.status.rawValue)"
             console.error(String(message.prefix { $0 != "\n" }), context: "fetch")
         }
         if settings.json {

@@ -8,6 +8,10 @@ struct FetchOutcome: Sendable {
     let invalidByKind: [String: Int]
     /// Seconds the batch ran.
     let elapsed: Double
+    /// Whether the run refreshed (`--refresh`): the summary then says what the revalidation found.
+    var refreshes = false
+    /// Whether items found gone had their files deleted (`--prune`), which makes `gone` a success.
+    var prunesGone = false
 
     /// Lines in error.
     var invalidLines: Int { invalidByKind.values.reduce(0, +) }
@@ -24,20 +28,27 @@ struct FetchOutcome: Sendable {
         }
     }
 
-    /// 130 when interrupted, 1 when anything failed or the batch stopped on a disk error, else 0.
+    /// 130 when interrupted, 1 when anything failed, the batch stopped on a disk error, or items were found
+    /// gone without `--prune` (the folder now holds files the server no longer has), else 0.
     var exitStatus: ExitStatus {
         if summary.stopReason == .cancelled { return .interrupted }
-        return summary.failed + invalidLines > 0 || summary.stopReason != nil ? .failure : .success
+        let goneFailures = prunesGone ? 0 : summary.gone
+        return summary.failed + invalidLines + goneFailures > 0 || summary.stopReason != nil ? .failure : .success
     }
 
     /// The summary for people, as lines for standard error.
     var humanLines: [String] {
-        let done = summary.ok + summary.failed + summary.skipped + invalidLines
+        let done = summary.ok + summary.failed + summary.skipped + summary.unchanged + summary.gone + invalidLines
         var lines = [
             "\(done) item\(done == 1 ? "" : "s"): \(summary.ok) ok, \(summary.failed + invalidLines) failed, "
                 + "\(summary.skipped) skipped; \(ByteCountText.format(summary.bytes)) stored in "
                 + "\(String(format: "%.1f", elapsed)) s"
         ]
+        if refreshes {
+            lines.append(
+                "refresh: \(summary.unchanged) unchanged, \(summary.updated) updated, \(summary.gone) gone"
+                    + (summary.gone == 0 ? "" : prunesGone ? " (files deleted)" : " (files kept)"))
+        }
         let kinds = failuresByKind.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         if !kinds.isEmpty {
             lines.append("failures: " + kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))

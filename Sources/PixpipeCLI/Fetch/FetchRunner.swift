@@ -113,7 +113,8 @@ struct FetchRunner: Sendable {
         }
         reporter.finish()
         let outcome = FetchOutcome(
-            summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue)
+            summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue,
+            refreshes: settings.options.refreshesStored, prunesGone: settings.options.prunesGone)
         for line in outcome.humanLines { console.errorText("pixpipe: fetch: " + line + "\n") }
         console.errorText("pixpipe: fetch: manifest: \(manifestPath)\n")
         if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.summary(outcome))) }

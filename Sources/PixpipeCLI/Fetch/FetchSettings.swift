@@ -58,6 +58,11 @@ struct FetchSettings: Sendable {
         options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")
         options.resume = arguments.isSet("retry-failed") ? .retryFailed : .skipCompleted
+        options.refreshesStored = arguments.isSet("refresh")
+        options.prunesGone = arguments.isSet("prune")
+        if options.prunesGone, !options.refreshesStored {
+            throw .missingOption("--refresh", reason: "with --prune (only a refresh finds items gone)")
+        }
         options.fileSync = arguments.isSet("fsync-each") ? .eachFile : .atEnd
         // Progress events feed only the bar, drawn when standard error is a terminal (see FetchEventReporter).
         options.reportsProgress = FetchProgressBar.isTerminal

@@ -6,7 +6,8 @@ import Pixpipe
 /// - `{"event":"started","index":0,"url":"..."}` when an item's transfer starts;
 /// - `{"event":"finished","index":0,"url":"...","status":"ok",...}` with every manifest field;
 /// - `{"event":"summary","ok":..,"failed":..,"skipped":..,"invalid":..,"bytes":..,"failuresByKind":{..},
-///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N}` last.
+///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N,"unchanged":..,"updated":..,"gone":..}` last
+///   (`updated` items, stored again by `--refresh`, are also counted in `ok`).
 enum FetchEventRecord: Encodable {
     /// A line of the list that is not a usable URL.
     case invalid(URLListError)
@@ -19,7 +20,7 @@ enum FetchEventRecord: Encodable {
 
     private enum Key: String, CodingKey {
         case event, index, line, url, error, errorKind, ok, failed, skipped, invalid, bytes, failuresByKind
-        case stopReason, exitStatus
+        case stopReason, exitStatus, unchanged, updated, gone
     }
 
     /// Encodes the flat object.
@@ -55,6 +56,9 @@ enum FetchEventRecord: Encodable {
             try container.encode(outcome.failuresByKind, forKey: .failuresByKind)
             try container.encode(outcome.stopReasonName, forKey: .stopReason)
             try container.encode(outcome.exitStatus.rawValue, forKey: .exitStatus)
+            try container.encode(outcome.summary.unchanged, forKey: .unchanged)
+            try container.encode(outcome.summary.updated, forKey: .updated)
+            try container.encode(outcome.summary.gone, forKey: .gone)
         }
     }
 }

@@ -123,8 +123,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PixpipeCLITests",
-            dependencies: ["PixpipeCLI", "PixpipeRequestLoop", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]
-        ),
+            dependencies: [
+                "PixpipeCLI", "PixpipeRequestLoop", "ComicDownloader", "Pixpipe", "PixpipeTestSupport",
+                "PixpipeLocking",
+            ]),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
         .testTarget(
             name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),

@@ -6,6 +6,8 @@ import Pixpipe
 ///
 /// The layout is xkcd's: `DIR/info.0.json` for the latest comic, `DIR/N/info.0.json` for comic N, and the
 /// images under `DIR/comics/`. Image paths are site paths (`/comics/1.png`), resolved against the base URL.
+/// Like a real archive it has a hole: comic ``hole`` has no JSON (xkcd has no comic 404), so a reader
+/// must report it and go on.
 enum SiteMaker {
     /// How a comic's image is stored.
     enum Kind {
@@ -29,11 +31,15 @@ enum SiteMaker {
         }
     }
 
-    /// The comics of the site, in order: PNG and JPEG in turn, then one animated GIF and one WebP.
-    static let comics: [(title: String, kind: Kind)] = [
-        ("Sunrise", .png), ("Stripes", .jpeg), ("Rings", .png), ("Checkers", .jpeg), ("Waves", .png),
-        ("Night", .jpeg), ("Sunset", .animatedGIF), ("Dusk", .webp),
+    /// The comics of the site by number: PNG and JPEG in turn, then one animated GIF and one WebP, the hole,
+    /// and the latest.
+    static let comics: [(number: Int, title: String, kind: Kind)] = [
+        (1, "Sunrise", .png), (2, "Stripes", .jpeg), (3, "Rings", .png), (4, "Checkers", .jpeg), (5, "Waves", .png),
+        (6, "Night", .jpeg), (7, "Sunset", .animatedGIF), (8, "Dusk", .webp), (10, "Moonrise", .png),
     ]
+
+    /// The number with no comic: its JSON answers 404.
+    static let hole = 9
 
     /// How many frames the animated comic has.
     static let animationFrames = 4
@@ -46,8 +52,9 @@ enum SiteMaker {
         try FileManager.default.createDirectory(at: comicsFolder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for (offset, comic) in comics.enumerated() {
-            let number = offset + 1
+        let latest = comics.map(\.number).max() ?? 0
+        for comic in comics {
+            let number = comic.number
             let fileName = "\(number).\(comic.kind.fileExtension)"
             try image(number: number, kind: comic.kind).write(to: comicsFolder.appendingPathComponent(fileName))
             let record = Comic(
@@ -57,7 +64,7 @@ enum SiteMaker {
             let comicFolder = directory.appendingPathComponent("\(number)")
             try FileManager.default.createDirectory(at: comicFolder, withIntermediateDirectories: true)
             try json.write(to: comicFolder.appendingPathComponent("info.0.json"))
-            if number == comics.count { try json.write(to: directory.appendingPathComponent("info.0.json")) }
+            if number == latest { try json.write(to: directory.appendingPathComponent("info.0.json")) }
         }
     }
 

@@ -1,15 +1,22 @@
 // comic-downloader: the seed use case of Pixpipe, written as a reader would. It reads a comic site's JSON
-// API shaped like xkcd's with `Request<Comic>`, then downloads every comic's image with the `Downloader`,
-// verified, and stores 200-pixel thumbnails and a manifest.
+// API shaped like xkcd's with `Request<Comic>`, then stores a 200-pixel thumbnail of every comic's image.
+// Archives have holes and servers bad moments: a missing comic (404) or one whose JSON or image fails for
+// good is reported by number on standard error and the run goes on; a `503` with `Retry-After` is waited
+// out. Exit status 1 when any comic is missing, 0 when every comic up to the latest is a thumbnail.
 //
 //   comic-downloader BASE_URL OUT_DIR     e.g. comic-downloader http://127.0.0.1:8000 comics
 //   comic-downloader --make-site DIR      writes a small generated comic site into DIR
 import Foundation
 import Pixpipe
 
+/// Prints `message` on standard error.
+func report(_ message: String) {
+    FileHandle.standardError.write(Data("comic-downloader: \(message)\n".utf8))
+}
+
 /// Prints `message` on standard error and exits with `status`.
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("comic-downloader: \(message)\n".utf8))
+    report(message)
     exit(status)
 }
 
@@ -29,28 +36,19 @@ guard arguments.count == 2, let base = URL(string: arguments[0]), base.scheme?.h
     fail(usage, status: 2)
 }
 
-let client = HTTPClient(configuration: HTTPClient.Configuration(baseURL: base))
-do {
-    // The latest comic says how many there are; each one then names its image.
-    let latest = try await client.send(Request<Comic>(path: "/info.0.json"))
-    print("latest comic: #\(latest.num) \(latest.title)")
-    var items: [DownloadItem] = []
-    for number in 1...max(1, latest.num) {
-        let comic = try await client.send(Request<Comic>(path: "/\(number)/info.0.json"))
-        guard let imageURL = URL(string: comic.img, relativeTo: base)?.absoluteURL else {
-            print("comic #\(number): image URL '\(comic.img)' is not usable")
-            continue
-        }
-        items.append(DownloadItem(url: imageURL, name: "\(comic.num)-\(comic.title)"))
-    }
-
-    var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: arguments[1], isDirectory: true))
-    options.processing = [.thumbnail(ThumbnailOptions(size: .box(200)))]
-    options.outputEncoding = .jpeg(quality: 85)
-    let summary = await Downloader(options: options).download(items)
-    print("thumbnails: \(summary.ok) written, \(summary.failed) failed, \(summary.skipped) already there")
-    print("in \(arguments[1]) (see manifest.jsonl)")
-    exit(summary.failed == 0 && summary.stopReason == nil ? 0 : 1)
+let catalog: ComicCatalog
+do throws(FetchError) {
+    catalog = try await ComicCatalog.read(from: base, client: ComicCatalog.client(for: base))
 } catch {
-    fail("cannot read the comics: \(error)")
+    fail("cannot read the latest comic: \(error)")
 }
+print("latest comic: #\(catalog.latest.num) \(catalog.latest.title)")
+let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
+let (stored, imageProblems) = await ThumbnailStore.store(catalog.entries, in: folder)
+let problems = (catalog.problems + imageProblems).sorted { $0.number < $1.number }
+for problem in problems { report(problem.description) }
+print("thumbnails: \(stored) of \(catalog.latest.num) comics in \(arguments[1]) (see manifest.jsonl)")
+if !problems.isEmpty {
+    print("missing: " + problems.map { "#\($0.number)" }.joined(separator: ", "))
+}
+exit(problems.isEmpty ? 0 : 1)

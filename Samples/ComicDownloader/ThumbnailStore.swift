@@ -18,7 +18,7 @@ enum ThumbnailStore {
         options.processing = [.thumbnail(ThumbnailOptions(size: .box(size)))]
         options.outputEncoding = .jpeg(quality: 85)
         options.retryPolicy = RetryPolicy(maxAttempts: 4, maxDelay: ComicCatalog.maxRetryWait)
-        // The retries that come from a run that once failed: a comic's image is asked again on every run.
+        // An image that failed in an earlier run is asked for again, not skipped as failed.
         options.resume = .retryFailed
         let items = entries.map { DownloadItem(url: $0.imageURL, name: "\($0.comic.num)-\($0.comic.title)") }
         var stored = 0

@@ -145,6 +145,25 @@ struct RefreshTests {
         #expect(gone.status == .gone && gone.name == nil && gone.sha256 == nil)
     }
 
+    @Test("A replaced item's kept original in a new format leaves no stale original behind")
+    func replacedOriginalChangesFormat() async throws {
+        let server = try TestHTTPServer()
+        let items = serve(1, on: server)
+        let folder = TemporaryFolder()
+        var options = refreshOptions(folder)
+        options.outputEncoding = .png
+        options.keepsOriginal = true
+        options.refreshesStored = false
+        _ = await Downloader(options: options).download(items)
+        #expect(folder.imageNames() == ["img0.original.png", "img0.png"])
+        server.route("/img0.png", .conditional(body: Bodies.jpeg(seed: 5), etag: "\"j\"", lastModified: nil))
+        options.refreshesStored = true
+        let refresh = await Downloader(options: options).download(items)
+        #expect(refresh.updated == 1)
+        #expect(folder.imageNames() == ["img0.original.jpg", "img0.png"])
+        #expect(folder.contents("img0.original.jpg") == Bodies.jpeg(seed: 5))
+    }
+
     @Test("A failed revalidation keeps the file: a plain run skips it, the next refresh asks again")
     func failureKeepsTheStoredState() async throws {
         let server = try TestHTTPServer()

@@ -203,6 +203,13 @@ struct ItemPipeline: Sendable {
         let directory = options.outputDirectory
         let writer = self.writer
         let replacedName = job.stored.map(\.name).flatMap { $0 == name ? nil : $0 }
+        // A refresh's kept original may come in another format now: the old one's extension goes.
+        let staleOriginals =
+            job.stored == nil
+            ? []
+            : ImageFormat.all.map(\.fileExtension).filter { $0 != image.original?.format.fileExtension }.map {
+                FileNameSanitizer.stem(of: name) + ".original." + $0
+            }
         let failure: DownloadError? = await fileWork.run {
             do throws(DownloadError) {
                 if let original = image.original {
@@ -211,6 +218,7 @@ struct ItemPipeline: Sendable {
                 }
                 try writer.write(image.data, named: name, in: directory, flushes: flushes)
                 if let replacedName { Self.remove(replacedName, in: directory) }
+                if image.original != nil { for stale in staleOriginals { Self.remove(stale, in: directory) } }
                 return nil
             } catch {
                 return error

@@ -8,7 +8,7 @@
 /// The error kind is reduced, when the line is read, to the one fact resuming needs: whether the failure
 /// was the run's own (stopped, disk) rather than the item's. Later lines for a URL win over earlier ones.
 /// The validators of a stored file (`etag`, `lastModified`, for a refresh) follow its name in the same
-/// buffer, which makes a slot 56 bytes.
+/// buffer; their two lengths are what took a slot from 48 to 56 bytes.
 ///
 /// How a refresh's lines read: `unchanged` is `ok` (the line names the file, its hash and validators); a
 /// `failed` line with the hash of the file the URL's line before it stored (a revalidation that failed, or

@@ -1,0 +1,57 @@
+import Foundation
+import PixpipeImage
+
+/// One download shared by every decode that needs the bytes of its URL.
+struct DownloadJob: Sendable {
+    enum Phase: Sendable {
+        /// Waiting in the download queue.
+        case queued
+        /// Running; the task is recorded once started (`nil` in the moment between).
+        case running(Task<Void, Never>?)
+    }
+
+    /// Tells this job from a later one for the same URL, whose results must not mix.
+    let generation: UInt64
+    /// The decodes waiting for the bytes.
+    var decodes: Set<ImageCacheKey>
+    var phase: Phase
+}
+
+/// One decode (and processing) shared by every caller asking for the same URL and processing.
+struct DecodeJob: Sendable {
+    enum Phase: Sendable {
+        /// Waiting for the download of its URL.
+        case awaitingData
+        /// The bytes are here; waiting in the decode queue.
+        case queued(Data)
+        /// Decoding on a global queue.
+        case running
+    }
+
+    /// Tells this job from a later one for the same key.
+    let generation: UInt64
+    /// The URL and processing (from the first caller; every caller's identify the same pixels).
+    let request: ImageRequest
+    /// The callers' task numbers with their priorities.
+    var callers: [UInt64: ImageRequest.Priority]
+    var phase: Phase
+
+    /// The highest priority of the callers: a shared job is as urgent as its most urgent caller.
+    var priority: ImageRequest.Priority { callers.values.max() ?? .veryLow }
+}
+
+/// What a change of the coordinator's state asks to do once its lock is released: finish tasks, start
+/// jobs, cancel transfers. Nothing here runs under the lock, since each may run other code.
+struct CoordinatorEffects: Sendable {
+    struct DecodeStart: Sendable {
+        let key: ImageCacheKey
+        let generation: UInt64
+        let request: ImageRequest
+        let data: Data
+    }
+
+    var finished: [(task: ImageTask, result: Result<Image, ImagePipelineError>)] = []
+    var downloads: [(url: URL, generation: UInt64)] = []
+    var decodes: [DecodeStart] = []
+    var cancelledTransfers: [Task<Void, Never>] = []
+}

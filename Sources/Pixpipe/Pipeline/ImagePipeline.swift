@@ -84,6 +84,11 @@ public final class ImagePipeline: Sendable {
         coordinator.statistics.withLock { $0 }
     }
 
+    /// How many tasks wait for an image now (for tests).
+    package var pendingTaskCount: Int {
+        coordinator.pendingTaskCount
+    }
+
     private func memoryHit(for request: ImageRequest) -> Image? {
         guard let image = cachedImage(for: request) else { return nil }
         coordinator.statistics.withLock { $0.memoryHits += 1 }

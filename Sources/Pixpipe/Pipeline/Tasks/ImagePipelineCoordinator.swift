@@ -45,6 +45,9 @@ final class ImagePipelineCoordinator: Sendable {
         }
     }
 
+    /// How many tasks wait for an image.
+    var pendingTaskCount: Int { state.withLock { $0.callers.count } }
+
     /// Starts work for `task`, or joins the work already under way for its URL and processing.
     func register(_ task: ImageTask) {
         let key = task.request.cacheKey

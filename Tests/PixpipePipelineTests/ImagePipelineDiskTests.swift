@@ -1,0 +1,124 @@
+import Foundation
+import Pixpipe
+import PixpipeTestSupport
+import Testing
+
+@Suite("Image pipeline: the disk cache and HTTP revalidation")
+struct ImagePipelineDiskTests {
+    let server: TestHTTPServer
+    let client: HTTPClient
+    let folder = CacheFolder()
+
+    init() throws {
+        server = try TestHTTPServer()
+        client = PipelineFixture.client()
+    }
+
+    /// A pipeline with a memory cache of its own over the shared folder: what a new process would see.
+    func freshPipeline() throws -> ImagePipeline {
+        PipelineFixture.pipeline(client: client, dataCache: try DataCache(directory: folder.url))
+    }
+
+    @Test("A second pipeline over the folder makes no request while the entry is fresh")
+    func freshEntry() async throws {
+        server.route(
+            "/fresh.png", .respond(headers: ["Cache-Control": "max-age=3600", "ETag": "\"v1\""], body: PipelineFixture.png()))
+        let url = server.url("/fresh.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        let second = try freshPipeline()
+        let thumbnail = try await second.image(for: ImageRequest(url: url, processing: [PipelineFixture.thumbnail(8)]))
+        #expect(max(thumbnail.width, thumbnail.height) == 8)
+        #expect(PipelineFixture.isImage(try await second.image(for: url)))
+        #expect(server.requestCount("/fresh.png") == 1)
+        #expect(second.statistics.diskHits == 2 && second.statistics.networkRequests == 0)
+    }
+
+    @Test("A stale entry costs one conditional request; its 304 reuses the bytes and refreshes the entry")
+    func staleEntryRevalidated() async throws {
+        let png = PipelineFixture.png()
+        server.route("/stale.png", .handler { request in
+            if request.header("If-None-Match") == "\"v1\"" {
+                return .respond(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"], body: [])
+            }
+            // Stale at once, but with validators.
+            return .respond(headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: png)
+        })
+        let url = server.url("/stale.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        let second = try freshPipeline()
+        #expect(PipelineFixture.isImage(try await second.image(for: url)))
+        let requests = server.requests("/stale.png")
+        #expect(requests.count == 2)
+        #expect(requests.first?.header("If-None-Match") == nil)
+        #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+        #expect(second.statistics.notModified == 1)
+        // The 304's max-age now governs the stored entry: a third pipeline asks nothing.
+        let third = try freshPipeline()
+        #expect(PipelineFixture.isImage(try await third.image(for: url)))
+        #expect(server.requestCount("/stale.png") == 2)
+        let entry = try DataCache(directory: folder.url).entry(for: url.absoluteString)
+        #expect(entry?.data == Data(png))
+        #expect(entry?.metadata?.headers["Cache-Control"] == "max-age=3600")
+    }
+
+    @Test("Last-Modified alone revalidates with If-Modified-Since, and new bytes replace the entry")
+    func lastModifiedRevalidation() async throws {
+        let old = PipelineFixture.png(seed: 1)
+        let new = PipelineFixture.png(seed: 2)
+        let stamp = "Tue, 01 Dec 2026 10:00:00 GMT"
+        server.route("/changing.png", .handler { request in
+            if request.header("If-Modified-Since") == stamp {
+                return .respond(headers: ["Cache-Control": "max-age=3600"], body: new)
+            }
+            return .respond(headers: ["Cache-Control": "no-cache", "Last-Modified": stamp], body: old)
+        })
+        let url = server.url("/changing.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url), seed: 1))
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url), seed: 2))
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url), seed: 2))
+        #expect(server.requestCount("/changing.png") == 2)
+    }
+
+    @Test("A no-store response is never stored")
+    func noStore() async throws {
+        server.route("/private.png", .respond(headers: ["Cache-Control": "no-store"], body: PipelineFixture.png()))
+        let url = server.url("/private.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.isEmpty)
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        #expect(server.requestCount("/private.png") == 2)
+    }
+
+    @Test("The .never policy stores nothing, .always serves what HTTP would revalidate")
+    func policies() async throws {
+        server.route("/policy.png", .respond(headers: ["Cache-Control": "max-age=0"], body: PipelineFixture.png()))
+        let url = server.url("/policy.png")
+        let never = PipelineFixture.pipeline(client: client, dataCache: try DataCache(directory: folder.url), policy: .never)
+        _ = try await never.image(for: url)
+        #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.isEmpty)
+        for _ in 0..<2 {
+            let always = PipelineFixture.pipeline(
+                client: client, dataCache: try DataCache(directory: folder.url), policy: .always)
+            _ = try await always.image(for: url)
+        }
+        #expect(server.requestCount("/policy.png") == 2)
+    }
+
+    @Test("A damaged entry is a miss: refetched, never decoded")
+    func corruptedEntry() async throws {
+        server.route("/photo.png", .respond(headers: ["Cache-Control": "max-age=3600"], body: PipelineFixture.png()))
+        let url = server.url("/photo.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        let path = folder.url.appendingPathComponent(DataCache.fileName(for: url.absoluteString)).path
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 100] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let second = try freshPipeline()
+        #expect(PipelineFixture.isImage(try await second.image(for: url)))
+        #expect(server.requestCount("/photo.png") == 2)
+        #expect(second.statistics.diskHits == 0)
+        // Stored whole again.
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        #expect(server.requestCount("/photo.png") == 2)
+    }
+}

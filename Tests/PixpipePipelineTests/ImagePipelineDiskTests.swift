@@ -22,7 +22,8 @@ struct ImagePipelineDiskTests {
     @Test("A second pipeline over the folder makes no request while the entry is fresh")
     func freshEntry() async throws {
         server.route(
-            "/fresh.png", .respond(headers: ["Cache-Control": "max-age=3600", "ETag": "\"v1\""], body: PipelineFixture.png()))
+            "/fresh.png",
+            .respond(headers: ["Cache-Control": "max-age=3600", "ETag": "\"v1\""], body: PipelineFixture.png()))
         let url = server.url("/fresh.png")
         #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
         let second = try freshPipeline()
@@ -36,13 +37,16 @@ struct ImagePipelineDiskTests {
     @Test("A stale entry costs one conditional request; its 304 reuses the bytes and refreshes the entry")
     func staleEntryRevalidated() async throws {
         let png = PipelineFixture.png()
-        server.route("/stale.png", .handler { request in
-            if request.header("If-None-Match") == "\"v1\"" {
-                return .respond(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"], body: [])
-            }
-            // Stale at once, but with validators.
-            return .respond(headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: png)
-        })
+        server.route(
+            "/stale.png",
+            .handler { request in
+                if request.header("If-None-Match") == "\"v1\"" {
+                    return .respond(
+                        status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"], body: [])
+                }
+                // Stale at once, but with validators.
+                return .respond(headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: png)
+            })
         let url = server.url("/stale.png")
         #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
         let second = try freshPipeline()
@@ -66,12 +70,14 @@ struct ImagePipelineDiskTests {
         let old = PipelineFixture.png(seed: 1)
         let new = PipelineFixture.png(seed: 2)
         let stamp = "Tue, 01 Dec 2026 10:00:00 GMT"
-        server.route("/changing.png", .handler { request in
-            if request.header("If-Modified-Since") == stamp {
-                return .respond(headers: ["Cache-Control": "max-age=3600"], body: new)
-            }
-            return .respond(headers: ["Cache-Control": "no-cache", "Last-Modified": stamp], body: old)
-        })
+        server.route(
+            "/changing.png",
+            .handler { request in
+                if request.header("If-Modified-Since") == stamp {
+                    return .respond(headers: ["Cache-Control": "max-age=3600"], body: new)
+                }
+                return .respond(headers: ["Cache-Control": "no-cache", "Last-Modified": stamp], body: old)
+            })
         let url = server.url("/changing.png")
         #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url), seed: 1))
         #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url), seed: 2))
@@ -93,7 +99,8 @@ struct ImagePipelineDiskTests {
     func policies() async throws {
         server.route("/policy.png", .respond(headers: ["Cache-Control": "max-age=0"], body: PipelineFixture.png()))
         let url = server.url("/policy.png")
-        let never = PipelineFixture.pipeline(client: client, dataCache: try DataCache(directory: folder.url), policy: .never)
+        let never = PipelineFixture.pipeline(
+            client: client, dataCache: try DataCache(directory: folder.url), policy: .never)
         _ = try await never.image(for: url)
         #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.isEmpty)
         for _ in 0..<2 {

@@ -19,10 +19,12 @@ struct ImagePipelineTests {
     func hundredCallers() async throws {
         let gate = Gate()
         let png = PipelineFixture.png()
-        server.route("/a.png", .handler { _ in
-            gate.wait()
-            return .respond(headers: ["Content-Type": "image/png"], body: png)
-        })
+        server.route(
+            "/a.png",
+            .handler { _ in
+                gate.wait()
+                return .respond(headers: ["Content-Type": "image/png"], body: png)
+            })
         let pipeline = PipelineFixture.pipeline(client: client)
         let url = server.url("/a.png")
         try await withThrowingTaskGroup(of: Image.self) { group in
@@ -48,10 +50,12 @@ struct ImagePipelineTests {
     func threeSizes() async throws {
         let gate = Gate()
         let png = PipelineFixture.png()
-        server.route("/b.png", .handler { _ in
-            gate.wait()
-            return .respond(body: png)
-        })
+        server.route(
+            "/b.png",
+            .handler { _ in
+                gate.wait()
+                return .respond(body: png)
+            })
         let pipeline = PipelineFixture.pipeline(client: client)
         let log = ArrivalLog()
         let url = server.url("/b.png")
@@ -147,7 +151,8 @@ struct ImagePipelineTests {
         let error = await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: text) }
         #expect(error == .decoding(.unsupportedFormat, url: text))
         #expect(error?.shortName == "not-an-image")
-        #expect(ImagePipelineError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "")).shortName == "http-status")
+        #expect(
+            ImagePipelineError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "")).shortName == "http-status")
         #expect(ImagePipelineError.cancelled(url: text).shortName == "cancelled")
         // Bytes that are not an image are dropped from the disk, so the next call asks again.
         #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.isEmpty)

@@ -59,5 +59,8 @@ extension ImagePipeline {
         package var decodes = 0
         /// Transfers cancelled because no caller wanted them any more.
         package var cancelledTransfers = 0
+
+        /// All zero.
+        package init() {}
     }
 }

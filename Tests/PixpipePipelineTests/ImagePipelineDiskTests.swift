@@ -129,3 +129,57 @@ struct ImagePipelineDiskTests {
         #expect(server.requestCount("/photo.png") == 2)
     }
 }
+
+extension ImagePipelineDiskTests {
+    /// A pipeline that also keeps processed outputs, as PNG, over the shared folder.
+    func processedPipeline() throws -> ImagePipeline {
+        ImagePipeline(
+            configuration: .init(
+                client: client, dataCache: try DataCache(directory: folder.url), processedImageEncoding: .png))
+    }
+
+    @Test("Processed outputs kept by option serve a new pipeline with no download and no processing")
+    func processedOutputs() async throws {
+        server.route("/big.png", .respond(headers: ["Cache-Control": "max-age=3600"], body: PipelineFixture.png()))
+        let url = server.url("/big.png")
+        let request = ImageRequest(url: url, processing: [PipelineFixture.thumbnail(16)])
+        let first = try await processedPipeline().image(for: request)
+        #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.count == 2)
+        // Without the original, the output still serves: it is not made again.
+        try DataCache(directory: folder.url).removeEntry(for: url.absoluteString)
+        let log = ArrivalLog()
+        let second = try processedPipeline()
+        var counted = request
+        counted.processing.append(RecordingStep(label: "never", log: log))
+        let image = try await second.image(for: request)
+        #expect(image.pixels == first.pixels && image.width == first.width && image.height == first.height)
+        #expect(second.statistics.processedDiskHits == 1 && second.statistics.networkRequests == 0)
+        #expect(server.requestCount("/big.png") == 1)
+        // Another processing is not stored: it needs the original again.
+        _ = try await second.image(for: counted)
+        #expect(server.requestCount("/big.png") == 2)
+        #expect(log.order == ["never"])
+    }
+
+    @Test("A stale processed output is remade from the revalidated original; no-store keeps none")
+    func processedOutputsFollowTheOriginal() async throws {
+        server.route(
+            "/etag.png",
+            .handler { request in
+                if request.header("If-None-Match") == "\"v1\"" {
+                    return .respond(status: 304, headers: ["ETag": "\"v1\""], body: [])
+                }
+                return .respond(headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: PipelineFixture.png())
+            })
+        server.route("/secret.png", .respond(headers: ["Cache-Control": "no-store"], body: PipelineFixture.png()))
+        let stale = ImageRequest(url: server.url("/etag.png"), processing: [PipelineFixture.thumbnail(16)])
+        _ = try await processedPipeline().image(for: stale)
+        let second = try processedPipeline()
+        _ = try await second.image(for: stale)
+        #expect(second.statistics.processedDiskHits == 0 && second.statistics.notModified == 1)
+        #expect(second.statistics.decodes == 1)
+        let secret = ImageRequest(url: server.url("/secret.png"), processing: [PipelineFixture.thumbnail(16)])
+        _ = try await processedPipeline().image(for: secret)
+        #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.count == 2)
+    }
+}

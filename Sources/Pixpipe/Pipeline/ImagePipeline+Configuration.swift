@@ -27,13 +27,20 @@ extension ImagePipeline {
         /// The most decodes (with their processing) at once; more wait in the queue by priority. Default:
         /// the number of active processors.
         public var maxConcurrentDecodes: Int
+        /// How processed outputs (thumbnails, resizes) are also kept in the disk cache, keyed by URL and
+        /// processing: `.png` keeps their pixels exactly, `.jpeg(quality: 85)` takes less room. `nil` (the
+        /// default) keeps only original bytes. A stored output is used while its original's HTTP freshness
+        /// lasts, with no download and no processing, only a decode of the small output; once stale, the
+        /// original is revalidated and the output made and stored again.
+        public var processedImageEncoding: ImageEncoding?
 
         /// A configuration from its parts; every argument has the documented default (a new ``ImageCache``
         /// with the default limits, no disk cache).
         public init(
             client: HTTPClient = .shared, imageCache: ImageCache? = ImageCache(), dataCache: DataCache? = nil,
             cachePolicy: HTTPCachePolicy = .http, decodeOptions: DecodeOptions = DecodeOptions(),
-            maxConcurrentDownloads: Int = 6, maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+            maxConcurrentDownloads: Int = 6, maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            processedImageEncoding: ImageEncoding? = nil
         ) {
             self.client = client
             self.imageCache = imageCache
@@ -42,6 +49,7 @@ extension ImagePipeline {
             self.decodeOptions = decodeOptions
             self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes)
+            self.processedImageEncoding = processedImageEncoding
         }
     }
 
@@ -51,6 +59,8 @@ extension ImagePipeline {
         package var memoryHits = 0
         /// Downloads answered by a fresh disk-cache entry, with no request.
         package var diskHits = 0
+        /// Processed outputs found fresh in the disk cache (no download, no processing).
+        package var processedDiskHits = 0
         /// Requests sent (unconditional and conditional).
         package var networkRequests = 0
         /// Conditional requests answered `304 Not Modified`.

@@ -20,6 +20,9 @@ final class ImagePipelineCoordinator: Sendable {
     private let dataCache: DataCache?
     private let loader: OriginalDataLoader
     private let decodeOptions: DecodeOptions
+    private let cachePolicy: HTTPCachePolicy
+    /// How processed outputs are stored on the disk; `nil` when they are not (or there is no disk cache).
+    private let processedEncoding: ImageEncoding?
     /// What the pipeline did, counted.
     let statistics: Locked<ImagePipeline.Statistics>
 
@@ -30,6 +33,10 @@ final class ImagePipelineCoordinator: Sendable {
         imageCache = configuration.imageCache
         dataCache = configuration.dataCache
         decodeOptions = configuration.decodeOptions
+        cachePolicy = configuration.cachePolicy
+        processedEncoding =
+            configuration.dataCache != nil && configuration.cachePolicy != .never
+            ? configuration.processedImageEncoding : nil
         let statistics = Locked(ImagePipeline.Statistics())
         self.statistics = statistics
         loader = OriginalDataLoader(
@@ -54,7 +61,9 @@ final class ImagePipelineCoordinator: Sendable {
         let imageCache = self.imageCache
         let (effects, hit) = state.withLock { state in
             var effects = CoordinatorEffects()
-            let hit = state.add(task, key: key, cached: { imageCache?.image(for: key) }, effects: &effects)
+            let hit = state.add(
+                task, key: key, cached: { imageCache?.image(for: key) }, looksUpProcessed: processedEncoding != nil,
+                effects: &effects)
             return (effects, hit)
         }
         if hit { statistics.withLock { $0.memoryHits += 1 } }
@@ -83,6 +92,7 @@ final class ImagePipelineCoordinator: Sendable {
             statistics.withLock { $0.cancelledTransfers += effects.cancelledTransfers.count }
             for transfer in effects.cancelledTransfers { transfer.cancel() }
         }
+        for (key, generation) in effects.lookups { startLookup(key, generation: generation) }
         for (url, generation) in effects.downloads { startDownload(url, generation: generation) }
         for start in effects.decodes { startDecode(start) }
     }
@@ -110,17 +120,42 @@ final class ImagePipelineCoordinator: Sendable {
         for handler in handlers { handler(progress) }
     }
 
+    /// Looks for a fresh processed output of `key` in the disk cache, off the caller's thread.
+    private func startLookup(_ key: ImageCacheKey, generation: UInt64) {
+        Task {
+            var found: DecodeSource?
+            if let entry = self.dataCache?.entry(for: Self.processedKey(key)) {
+                // Fresh by its original's metadata; a stale one is remade from the revalidated original.
+                let use = entry.metadata.map { self.cachePolicy.use($0, now: Date()) } ?? .fresh
+                if use == .fresh {
+                    found = DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: true)
+                    self.statistics.withLock { $0.processedDiskHits += 1 }
+                }
+            }
+            let effects = self.state.withLock { state in
+                var effects = CoordinatorEffects()
+                state.lookupEnded(key, generation: generation, found: found, effects: &effects)
+                return effects
+            }
+            self.perform(effects)
+        }
+    }
+
     private func startDecode(_ start: CoordinatorEffects.DecodeStart) {
         DispatchQueue.global(qos: .userInitiated).async {
             self.statistics.withLock { $0.decodes += 1 }
-            let result = Self.decode(start.data, request: start.request, options: self.decodeOptions)
+            let result = Self.decode(start.source, request: start.request, options: self.decodeOptions)
             switch result {
             case .success(let image):
                 // Stored before the job ends, so that a task arriving meanwhile either joins the job or hits.
                 self.imageCache?.store(image, for: start.key)
+                if !start.source.isProcessed, !start.request.processing.isEmpty { self.storeProcessed(image, start) }
             case .failure(let error):
                 // Bytes that are not a whole image are not served again from the disk.
-                if error.condemnsBytes { self.dataCache?.removeEntry(for: start.key.url.absoluteString) }
+                if error.condemnsBytes {
+                    self.dataCache?.removeEntry(
+                        for: start.source.isProcessed ? Self.processedKey(start.key) : start.key.url.absoluteString)
+                }
             }
             let effects = self.state.withLock { state in
                 var effects = CoordinatorEffects()
@@ -131,12 +166,32 @@ final class ImagePipelineCoordinator: Sendable {
         }
     }
 
-    /// The image of `data` after the request's processing (the first step may decode at a reduced size).
-    static func decode(_ data: Data, request: ImageRequest, options: DecodeOptions) -> Result<
+    /// Keeps a processed output on the disk with its original's metadata, when the configuration asks and
+    /// the policy lets the original be stored.
+    private func storeProcessed(_ image: Image, _ start: CoordinatorEffects.DecodeStart) {
+        guard let processedEncoding, let dataCache,
+            start.source.metadata.map({ cachePolicy.mayStore($0) }) ?? true,
+            let encoded = try? image.encoded(as: processedEncoding)
+        else { return }
+        // A cache may lose entries: a failed write costs a later decode, not this image.
+        try? dataCache.store(
+            DataCacheEntry(data: encoded, metadata: start.source.metadata), for: Self.processedKey(start.key))
+    }
+
+    /// The disk-cache key of a processed output: `processed ` and the memory key's description (a space,
+    /// which no URL's absolute string holds, keeps it apart from every original's key).
+    static func processedKey(_ key: ImageCacheKey) -> String {
+        "processed " + key.description
+    }
+
+    /// The image of `source` after the request's processing (the first step may decode at a reduced size);
+    /// a stored processed output is only decoded.
+    static func decode(_ source: DecodeSource, request: ImageRequest, options: DecodeOptions) -> Result<
         Image, ImagePipelineError
     > {
         do {
-            return .success(try ImageProcessors.Composition(request.processing).process(data: data, options: options))
+            let processing = source.isProcessed ? [] : request.processing
+            return .success(try ImageProcessors.Composition(processing).process(data: source.data, options: options))
         } catch {
             return .failure(ImagePipelineError(error, url: request.url))
         }

@@ -21,7 +21,7 @@ struct OriginalDataLoader: Sendable {
 
     /// The bytes of `url`; `progress` sees a network body as it arrives.
     func load(_ url: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async -> Result<
-        Data, ImagePipelineError
+        DecodeSource, ImagePipelineError
     > {
         let key = url.absoluteString
         var stored: DataCacheEntry?
@@ -33,7 +33,7 @@ struct OriginalDataLoader: Sendable {
             switch entry.metadata.map({ policy.use($0, now: Date()) }) ?? .fresh {
             case .fresh:
                 statistics.withLock { $0.diskHits += 1 }
-                return .success(entry.data)
+                return .success(DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: false))
             case .revalidate(let headers):
                 stored = entry
                 conditional = headers
@@ -58,10 +58,10 @@ struct OriginalDataLoader: Sendable {
             let refreshed = metadata.updated(with: response.headers, requestTime: sent, responseTime: received)
             // A cache may lose entries: a failed write costs a later request, not this image.
             try? dataCache?.store(DataCacheEntry(data: stored.data, metadata: refreshed), for: key)
-            return .success(stored.data)
+            return .success(DecodeSource(data: stored.data, metadata: refreshed, isProcessed: false))
         }
+        let metadata = HTTPCacheMetadata(response: response.metadata, requestTime: sent, responseTime: received)
         if let dataCache {
-            let metadata = HTTPCacheMetadata(response: response.metadata, requestTime: sent, responseTime: received)
             if policy.mayStore(metadata) {
                 try? dataCache.store(response.value, metadata: metadata, for: key)
             } else if hadEntry {
@@ -69,6 +69,6 @@ struct OriginalDataLoader: Sendable {
                 dataCache.removeEntry(for: key)
             }
         }
-        return .success(response.value)
+        return .success(DecodeSource(data: response.value, metadata: metadata, isProcessed: false))
     }
 }

@@ -1,5 +1,16 @@
 import Foundation
+import PixpipeHTTP
 import PixpipeImage
+
+/// Bytes a decode starts from: the original's (with the HTTP metadata they came with), or a processed
+/// output the disk cache kept, which only needs decoding.
+struct DecodeSource: Sendable {
+    var data: Data
+    /// The original response's caching metadata (a processed output is stored with its original's).
+    var metadata: HTTPCacheMetadata?
+    /// Whether `data` is an already processed output.
+    var isProcessed: Bool
+}
 
 /// One download shared by every decode that needs the bytes of its URL.
 struct DownloadJob: Sendable {
@@ -20,10 +31,12 @@ struct DownloadJob: Sendable {
 /// One decode (and processing) shared by every caller asking for the same URL and processing.
 struct DecodeJob: Sendable {
     enum Phase: Sendable {
+        /// Looking for a stored processed output in the disk cache (only with processed outputs stored).
+        case lookingUp
         /// Waiting for the download of its URL.
         case awaitingData
         /// The bytes are here; waiting in the decode queue.
-        case queued(Data)
+        case queued(DecodeSource)
         /// Decoding on a global queue.
         case running
     }
@@ -47,11 +60,12 @@ struct CoordinatorEffects: Sendable {
         let key: ImageCacheKey
         let generation: UInt64
         let request: ImageRequest
-        let data: Data
+        let source: DecodeSource
     }
 
     var finished: [(task: ImageTask, result: Result<Image, ImagePipelineError>)] = []
     var downloads: [(url: URL, generation: UInt64)] = []
+    var lookups: [(key: ImageCacheKey, generation: UInt64)] = []
     var decodes: [DecodeStart] = []
     var cancelledTransfers: [Task<Void, Never>] = []
 }

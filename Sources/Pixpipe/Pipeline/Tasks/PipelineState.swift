@@ -32,9 +32,11 @@ struct PipelineState: Sendable {
 
     /// Adds `task` to the decode of `key`, creating the decode (and the download) when none runs; a task
     /// whose image `cached` finds (looked up here, under the lock, so that a decode ending meanwhile is
-    /// either joined or found in the cache) finishes at once. `true` for such a hit.
+    /// either joined or found in the cache) finishes at once. `true` for such a hit. With `looksUpProcessed`,
+    /// a new decode with processing first looks for its stored output in the disk cache.
     mutating func add(
-        _ task: ImageTask, key: ImageCacheKey, cached: () -> Image?, effects: inout CoordinatorEffects
+        _ task: ImageTask, key: ImageCacheKey, cached: () -> Image?, looksUpProcessed: Bool,
+        effects: inout CoordinatorEffects
     ) -> Bool {
         let priority = task.request.priority
         if decodes[key] != nil {
@@ -48,9 +50,40 @@ struct PipelineState: Sendable {
             return true
         }
         nextGeneration += 1
+        let lookingUp = looksUpProcessed && !task.request.processing.isEmpty
         decodes[key] = DecodeJob(
-            generation: nextGeneration, request: task.request, callers: [task.id: priority], phase: .awaitingData)
+            generation: nextGeneration, request: task.request, callers: [task.id: priority],
+            phase: lookingUp ? .lookingUp : .awaitingData)
         callers[task.id] = Caller(task: task, key: key)
+        if lookingUp {
+            effects.lookups.append((key, nextGeneration))
+        } else {
+            attachToDownload(key, priority: priority)
+        }
+        startReady(&effects)
+        return false
+    }
+
+    /// The look for a stored processed output of `key` (number `generation`) ended: a found one queues for
+    /// decoding, else the decode waits for the original like any other.
+    mutating func lookupEnded(
+        _ key: ImageCacheKey, generation: UInt64, found: DecodeSource?, effects: inout CoordinatorEffects
+    ) {
+        guard var job = decodes[key], job.generation == generation, case .lookingUp = job.phase else { return }
+        if let found {
+            job.phase = .queued(found)
+            decodes[key] = job
+            decodeQueue.enqueue(key, priority: job.priority)
+        } else {
+            job.phase = .awaitingData
+            decodes[key] = job
+            attachToDownload(key, priority: job.priority)
+        }
+        startReady(&effects)
+    }
+
+    /// Puts the decode of `key` on the download of its URL, starting one when none runs.
+    private mutating func attachToDownload(_ key: ImageCacheKey, priority: ImageRequest.Priority) {
         if downloads[key.url] != nil {
             downloads[key.url]?.decodes.insert(key)
             refreshDownload(key.url)
@@ -59,8 +92,6 @@ struct PipelineState: Sendable {
             downloads[key.url] = DownloadJob(generation: nextGeneration, decodes: [key], phase: .queued)
             downloadQueue.enqueue(key.url, priority: priority)
         }
-        startReady(&effects)
-        return false
     }
 
     /// Cancels the task numbered `id`: it finishes as cancelled, and gives up its decode (and that decode
@@ -80,6 +111,8 @@ struct PipelineState: Sendable {
         switch job.phase {
         case .awaitingData: detach(key, effects: &effects)
         case .queued: decodeQueue.remove(key)
+        // The look-up's result finds no job and is dropped.
+        case .lookingUp: break
         // A decode cannot be stopped midway; it ends, fills the memory cache and finishes nobody.
         case .running: break
         }
@@ -95,7 +128,8 @@ struct PipelineState: Sendable {
     /// The download of `url` (number `generation`) ended: its decodes queue with the bytes, or their tasks
     /// fail with the error. A download whose job was cancelled meanwhile only frees its slot.
     mutating func downloadEnded(
-        _ url: URL, generation: UInt64, result: Result<Data, ImagePipelineError>, effects: inout CoordinatorEffects
+        _ url: URL, generation: UInt64, result: Result<DecodeSource, ImagePipelineError>,
+        effects: inout CoordinatorEffects
     ) {
         downloadQueue.finish()
         defer { startReady(&effects) }
@@ -104,8 +138,8 @@ struct PipelineState: Sendable {
         for key in download.decodes {
             guard var job = decodes[key] else { continue }
             switch result {
-            case .success(let data):
-                job.phase = .queued(data)
+            case .success(let source):
+                job.phase = .queued(source)
                 decodes[key] = job
                 decodeQueue.enqueue(key, priority: job.priority)
             case .failure(let error):
@@ -177,7 +211,7 @@ struct PipelineState: Sendable {
         switch job.phase {
         case .queued: decodeQueue.setPriority(key, to: job.priority)
         case .awaitingData: refreshDownload(key.url)
-        case .running: break
+        case .running, .lookingUp: break
         }
     }
 
@@ -198,13 +232,13 @@ struct PipelineState: Sendable {
             effects.downloads.append((url, generation))
         }
         for key in decodeQueue.startable() {
-            guard var job = decodes[key], case .queued(let data) = job.phase else {
+            guard var job = decodes[key], case .queued(let source) = job.phase else {
                 decodeQueue.finish()
                 continue
             }
             job.phase = .running
             decodes[key] = job
-            effects.decodes.append(.init(key: key, generation: job.generation, request: job.request, data: data))
+            effects.decodes.append(.init(key: key, generation: job.generation, request: job.request, source: source))
         }
     }
 }

@@ -55,7 +55,7 @@ extension ImagePipeline {
 
     /// Counters of what a pipeline did, for tests and the benchmarks.
     package struct Statistics: Sendable, Hashable {
-        /// Requests answered from the memory cache (by ``ImagePipeline/image(for:)-(ImageRequest)``, a task or a prefetch).
+        /// Requests answered from the memory cache (by `image(for:)`, a task or a prefetch).
         package var memoryHits = 0
         /// Downloads answered by a fresh disk-cache entry, with no request.
         package var diskHits = 0

@@ -65,7 +65,7 @@ public final class ImageTask: Cancellable {
     }
 
     /// The image; throws ``ImagePipelineError``, ``ImagePipelineError/cancelled(url:)`` once cancelled.
-    /// Cancelling the awaiting Swift task does not cancel this one (``ImagePipeline/image(for:)-(ImageRequest)`` does).
+    /// Cancelling the awaiting Swift task does not cancel this one (`ImagePipeline.image(for:)` does).
     public var image: Image {
         get async throws(ImagePipelineError) { try await result.get() }
     }

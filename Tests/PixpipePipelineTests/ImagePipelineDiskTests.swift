@@ -182,4 +182,22 @@ extension ImagePipelineDiskTests {
         _ = try await processedPipeline().image(for: secret)
         #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.count == 2)
     }
+
+    @Test("A decode limit refuses the image with a typed error and keeps its bytes on the disk")
+    func decodeLimit() async throws {
+        server.route("/wide.png", .respond(headers: ["Cache-Control": "max-age=3600"], body: PipelineFixture.png()))
+        let url = server.url("/wide.png")
+        var options = DecodeOptions()
+        options.pixelLimit = 1_000
+        let limited = ImagePipeline(
+            configuration: .init(
+                client: client, dataCache: try DataCache(directory: folder.url), decodeOptions: options))
+        let error = await #expect(throws: ImagePipelineError.self) { try await limited.image(for: url) }
+        #expect(error == .decoding(.tooLarge(width: 64, height: 48, limit: 1_000), url: url))
+        #expect(error?.shortName == "too-large-image")
+        // The bytes are fine, only too large for this pipeline: another one reads them from the disk.
+        let second = try freshPipeline()
+        #expect(PipelineFixture.isImage(try await second.image(for: url)))
+        #expect(second.statistics.diskHits == 1 && server.requestCount("/wide.png") == 1)
+    }
 }

@@ -70,7 +70,9 @@ let package = Package(
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
         // Times the in-process operations for `scripts/bench` (build with `-c release`).
-        .executableTarget(name: "PixpipeBench", dependencies: ["PixpipeImage", "PixpipeLocking"]),
+        // The pipeline rows (issue 19) load through `ImagePipeline` from the in-process test server.
+        .executableTarget(
+            name: "PixpipeBench", dependencies: ["PixpipeImage", "PixpipeLocking", "Pixpipe", "PixpipeTestSupport"]),
         // Reads an xkcd-shaped comic API and downloads thumbnails of its images; `--make-site` writes Samples/site.
         .executableTarget(name: "ComicDownloader", dependencies: ["Pixpipe"], path: "Samples/ComicDownloader"),
         // libFuzzer targets, one entry point each. `scripts/fuzz` builds them with `--sanitize=fuzzer` and

@@ -1,13 +1,28 @@
-// The README's cache example, compiled here so that it cannot rot (beside ReadmeSnippets.swift, in a file
-// of its own until the pipeline replaces it).
+// The README's image pipeline and cache examples, compiled here so that they cannot rot.
 import Foundation
 import Pixpipe
 
-/// README: "Caches (foundation of ImagePipeline)": the bytes of `response` stored and judged by HTTP's rules.
+/// README: "Image pipeline": a pipeline with a disk cache, asked for an image, a thumbnail, a cached image,
+/// with a completion handler, and a prefetcher.
+func pipelineSnippet(url: URL, upcoming: [URL]) async throws -> ImagePrefetcher {
+    let pipeline = ImagePipeline(
+        configuration: .init(dataCache: try DataCache(directory: URL(fileURLWithPath: "cache"), sizeLimit: 500 << 20)))
+    let image = try await pipeline.image(for: url)  // memory, else disk (by HTTP's rules), else network
+    let thumbnail = try await pipeline.image(
+        for: ImageRequest(url: url, processing: [.thumbnail(ThumbnailOptions(size: .box(256)))], priority: .high))
+    if let hit = pipeline.cachedImage(for: url) { print(hit.width) }  // memory only, never waits
+    let task = pipeline.loadImage(with: ImageRequest(url: url)) { result in print(result) }
+    task.cancel()  // this caller's share only: the download goes on while others want it
+    let prefetcher = ImagePrefetcher(pipeline: pipeline)  // low priority; stops when released
+    prefetcher.startPrefetching(with: upcoming)
+    print(image.width, thumbnail.width)
+    return prefetcher
+}
+
+/// README: "Image pipeline", the caches alone: the bytes of `response` stored and judged by HTTP's rules.
 func cacheSnippet(url: URL, thumbnail: Image, response: Response<Data>, sent: Date, received: Date) throws -> Data? {
     let images = ImageCache()  // decoded images, LRU by bytes of pixels
-    let key = ImageCacheKey(url: url, processing: .thumbnail(ThumbnailOptions(size: .box(256))))
-    images[key] = thumbnail
+    images[ImageCacheKey(url: url, processing: .thumbnail(ThumbnailOptions(size: .box(256))))] = thumbnail
 
     let disk = try DataCache(directory: URL(fileURLWithPath: "cache"), sizeLimit: 500 << 20)
     let metadata = HTTPCacheMetadata(response: response.metadata, requestTime: sent, responseTime: received)

@@ -15,6 +15,12 @@ struct BenchArguments {
     var warmups = 1
     /// Timed runs.
     var repetitions = 3
+    /// Requests of `pipeline-mixed`, or memory hits of `pipeline-memory` (0: the subcommand's default).
+    var requests = 0
+    /// Distinct URLs of `pipeline-mixed`.
+    var urls = 1_000
+    /// Requests in flight at once in `pipeline-mixed`.
+    var concurrency = 64
 
     /// The usage text printed for `--help` and for mistakes.
     static let usage = """
@@ -24,6 +30,11 @@ struct BenchArguments {
         pixpipe-bench encode-png FILE            time encoding the decoded FILE
         pixpipe-bench encode-webp FILE [--quality 85] [--method 4]
         pixpipe-bench resize FILE [--scale 0.125] time a Lanczos-3 resize of the decoded FILE
+        pixpipe-bench pipeline-memory FILE [--requests 100000]   ImagePipeline memory-cache hits per second
+        pixpipe-bench pipeline-disk FILES...     disk-cache hit latency against a fresh fetch and decode
+        pixpipe-bench pipeline-mixed FILES... [--requests 10000] [--urls 1000] [--concurrency 64]
+                                                 Zipf-distributed URLs at three thumbnail sizes
+        (the pipeline rows serve FILES from an in-process HTTP server on 127.0.0.1)
         options: --warmup N (default 1), --repeat N (default 3). Prints one JSON object.
         """
 
@@ -39,6 +50,9 @@ struct BenchArguments {
             case "--scale": scale = try Self.value(of: argument, from: &remaining, as: Double.self)
             case "--warmup": warmups = try Self.value(of: argument, from: &remaining, as: Int.self)
             case "--repeat": repetitions = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--requests": requests = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--urls": urls = try Self.value(of: argument, from: &remaining, as: Int.self)
+            case "--concurrency": concurrency = try Self.value(of: argument, from: &remaining, as: Int.self)
             default:
                 if argument.hasPrefix("--") { throw .usage("unknown option \(argument)\n\(Self.usage)") }
                 files.append(argument)
@@ -47,6 +61,9 @@ struct BenchArguments {
         guard !files.isEmpty else { throw .usage("\(subcommand) needs at least one file\n\(Self.usage)") }
         guard warmups >= 0, repetitions >= 1 else { throw .usage("--warmup must be >= 0 and --repeat >= 1") }
         guard scale > 0, scale <= 1 else { throw .usage("--scale must be in (0, 1]") }
+        guard requests >= 0, urls >= 1, concurrency >= 1 else {
+            throw .usage("--requests must be >= 0, --urls and --concurrency >= 1")
+        }
     }
 
     /// The value after an option, parsed as `T`.

@@ -12,6 +12,8 @@ enum BenchError: Error, CustomStringConvertible {
     case encoding(ImageEncodingError)
     /// The processing step failed.
     case processing(ProcessingError)
+    /// The image pipeline failed to load an image, or its test server could not start.
+    case pipeline(String)
 
     /// A one-line explanation for people.
     var description: String {
@@ -21,6 +23,7 @@ enum BenchError: Error, CustomStringConvertible {
         case .decoding(let path, let error): "decoding \(path): \(error)"
         case .encoding(let error): "encoding: \(error)"
         case .processing(let error): "processing: \(error)"
+        case .pipeline(let message): "pipeline: \(message)"
         }
     }
 

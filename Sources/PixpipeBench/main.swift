@@ -30,6 +30,12 @@ func runBench() throws(BenchError) {
         try Benchmarks.encode(arguments, as: .webp(options), name: "encode-webp").print()
     case "resize":
         try Benchmarks.resize(arguments).print()
+    case "pipeline-memory":
+        try PipelineBenchmarks.run(arguments, PipelineBenchmarks.memoryHits).print()
+    case "pipeline-disk":
+        try PipelineBenchmarks.run(arguments, PipelineBenchmarks.diskHits).print()
+    case "pipeline-mixed":
+        try PipelineBenchmarks.run(arguments, PipelineBenchmarks.mixed).print()
     default:
         throw .usage("unknown subcommand \(arguments.subcommand)\n\(BenchArguments.usage)")
     }

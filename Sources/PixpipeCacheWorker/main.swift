@@ -6,12 +6,18 @@
 // PixpipeCacheWorker hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED
 //     Stores and reads at random; exits 1 at the first body that is not one stored for its key, else
 //     prints `hits H misses M writes W` and exits 0.
+// PixpipeCacheWorker load DIR URL...
+//     Loads the URLs through an ImagePipeline over the folder (see PipelineLoad.swift).
 import Foundation
 import Pixpipe
 import PixpipeTestSupport
 
 let arguments = CommandLine.arguments
-let usage = "usage: PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT | hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED\n"
+if arguments.count >= 4, arguments[1] == "load" {
+    exit(await loadThroughPipeline(directory: arguments[2], urls: Array(arguments[3...])))
+}
+let usage =
+    "usage: PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT | hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED | load DIR URL...\n"
 guard arguments.count >= 5, let keys = Int(arguments[3]), keys > 0, let sizeLimit = Int(arguments[4]) else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)

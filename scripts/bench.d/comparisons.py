@@ -484,8 +484,11 @@ def build(ctx):
     rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
     # Issue 18's scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
     rows.append(scale_row.comparison(ctx, Comparison))
+    # Issue 19's image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
+    rows.append(pipeline_row.comparison(ctx, Comparison))
     return rows
 
 
 import formats  # noqa: E402 - formats.py imports the classes above
 import scale as scale_row  # noqa: E402 - named apart from build()'s local `scale`
+import pipeline as pipeline_row  # noqa: E402

@@ -70,7 +70,7 @@ def print_comparison(result):
         )
         if status:
             print(f"  {'':<20}{status}")
-        for key in ("output_bytes", "psnr", "warning", "tenth_rates", "last_over_first", "consistency"):
+        for key in ("output_bytes", "psnr", "warning", "tenth_rates", "last_over_first", "consistency", "details"):
             if side.get(key) is not None:
                 value = side[key]
                 if key == "psnr":
@@ -136,6 +136,8 @@ def write_markdown(path, meta, results):
                 extras.append(f"{side['name']} PSNR min {side['psnr']['min_db']:.2f} dB, mean {side['psnr']['mean_db']:.2f} dB")
             if side.get("output_bytes") is not None:
                 extras.append(f"{side['name']} output {side['output_bytes']:,} bytes")
+            if side.get("details"):
+                extras.append(f"{side['name']}: {side['details']}")
         if extras:
             lines.append(f"- {result['title']}: " + "; ".join(extras) + ".")
     lines += ["", "Tools: " + ", ".join(f"{name} {version}" for name, version in sorted(meta["tools"].items())), ""]

@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import PixpipeHTTP
+import PixpipeImage
+
+/// Loads images by URL through a memory cache, a disk cache with HTTP semantics, and the network, doing
+/// each download and each decode once however many callers ask at once.
+///
+/// ```swift
+/// let pipeline = ImagePipeline(
+///     configuration: .init(dataCache: try DataCache(directory: URL(fileURLWithPath: "cache"))))
+/// let image = try await pipeline.image(for: url)
+/// let thumbnail = try await pipeline.image(
+///     for: ImageRequest(url: url, processing: [.thumbnail(ThumbnailOptions(size: .box(256)))], priority: .high))
+/// ```
+///
+/// A request is looked up in the memory cache (``ImageCache``, keyed by URL and processing); on a miss its
+/// original bytes come from the disk cache (``DataCache``) while fresh, after a conditional request when
+/// stale (a `304` reuses the stored bytes), or from the network, and are decoded and processed. Concurrent
+/// requests for one URL make one download; those with the same processing also share one decode. Both
+/// stages wait in bounded queues, most urgent ``ImageRequest/Priority`` first; a task's priority can change
+/// while it waits. Cancelling one caller gives up its share; the download stops when no caller is left.
+public final class ImagePipeline: Sendable {
+    /// The settings the pipeline was made with.
+    public let configuration: Configuration
+    let coordinator: ImagePipelineCoordinator
+
+    /// A pipeline with `configuration` (by default: the shared client, a memory cache, no disk cache).
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        coordinator = ImagePipelineCoordinator(configuration: configuration)
+    }
+
+    /// The decoded image at `url`.
+    public func image(for url: URL) async throws(ImagePipelineError) -> Image {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// The image `request` describes. Cancelling the calling task cancels the request's share of the work
+    /// and throws ``ImagePipelineError/cancelled(url:)``.
+    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
+        if let image = memoryHit(for: request) { return image }
+        let task = startTask(request)
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Starts loading `request` and returns its task, to await, reprioritise or cancel.
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        if let image = memoryHit(for: request) {
+            return ImageTask(request: request, id: coordinator.makeTaskID(), result: .success(image))
+        }
+        return startTask(request)
+    }
+
+    /// Loads `request` and calls `completion` once with the outcome, on `queue` or else on a global queue
+    /// (never before this returns). Cancelling the returned task delivers ``ImagePipelineError/cancelled(url:)``.
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<Image, ImagePipelineError>) -> Void
+    ) -> ImageTask {
+        let task = imageTask(with: request)
+        task.onFinish(queue: queue, completion)
+        return task
+    }
+
+    /// The image of `request` if the memory cache holds it, without waiting or any I/O.
+    public func cachedImage(for request: ImageRequest) -> Image? {
+        configuration.imageCache?.image(for: request.cacheKey)
+    }
+
+    /// The decoded image of `url` (no processing) if the memory cache holds it.
+    public func cachedImage(for url: URL) -> Image? {
+        configuration.imageCache?.image(for: ImageCacheKey(url: url))
+    }
+
+    /// What the pipeline has done so far.
+    package var statistics: Statistics {
+        coordinator.statistics.withLock { $0 }
+    }
+
+    /// How many tasks wait for an image now (for tests).
+    package var pendingTaskCount: Int {
+        coordinator.pendingTaskCount
+    }
+
+    private func memoryHit(for request: ImageRequest) -> Image? {
+        guard let image = cachedImage(for: request) else { return nil }
+        coordinator.statistics.withLock { $0.memoryHits += 1 }
+        return image
+    }
+
+    private func startTask(_ request: ImageRequest) -> ImageTask {
+        let task = ImageTask(request: request, id: coordinator.makeTaskID(), coordinator: coordinator)
+        coordinator.register(task)
+        return task
+    }
+}

@@ -147,7 +147,7 @@ struct ComicDownloaderCacheTests {
         #expect(try thumbnails().count == 4)
     }
 
-    @Test("--help names the cache's default folder; a --cache without a folder is a usage error")
+    @Test("--help names the cache's default folder; --cache without a folder or --cache-size 0 is a usage error")
     func usage() throws {
         let help = try sample.run(["--help"])
         #expect(help.status == 0)
@@ -155,6 +155,9 @@ struct ComicDownloaderCacheTests {
         let missing = try sample.run([server.baseURL.absoluteString, folder.path("comics"), "--cache"])
         #expect(missing.status == 2)
         #expect(missing.errors.contains("--cache needs a folder"))
+        let zero = try sample.run(["--cache-size", "0", server.baseURL.absoluteString, folder.path("comics")])
+        #expect(zero.status == 2)
+        #expect(zero.errors.contains("--cache-size needs a whole number of MiB"))
         #expect(server.requestCount("/info.0.json") == 0)
     }
 }

@@ -1,39 +1,90 @@
 import Foundation
 import Pixpipe
 
-/// Turns each comic's image into a 200-pixel JPEG thumbnail in a folder.
+/// Turns each comic's image into a 200-pixel JPEG thumbnail in a folder, loading through an `ImagePipeline`
+/// whose disk cache outlives the run.
 ///
-/// The image loading is this one function, so that it can move to another loader without touching the
-/// rest of the sample. Today it is the `Downloader`: verified by decoding, retried (a `503` with
-/// `Retry-After` waited out), written atomically, with a manifest, and a rerun skips what is done.
-enum ThumbnailStore {
+/// The image loading is this one type, so that it can move to another loader without touching the rest of
+/// the sample. The pipeline's `DataCache` keeps each image's original bytes with their HTTP headers, so a
+/// second run takes a fresh image from the disk with no request, asks the site about a stale one with
+/// `If-None-Match` / `If-Modified-Since` (a `304` reuses the stored bytes), and downloads only what is new,
+/// changed or damaged in the cache. The thumbnail is the request's processing; every run writes each one
+/// again (atomically), so a changed image replaces its thumbnail and a deleted thumbnail comes back.
+struct ThumbnailStore: Sendable {
     /// The thumbnails' box.
     static let size = 200
+    /// The thumbnails' encoding.
+    static let encoding = ImageEncoding.jpeg(quality: 85)
+    /// How many comics are loaded at once. The pipeline's queues already bound downloads and decodes; this
+    /// bounds the decoded thumbnails waiting to be written, however long the archive.
+    static let concurrentComics = 8
 
-    /// Stores the thumbnails of `entries` into `folder`; returns how many are there (written now or by an
-    /// earlier run) and the comics whose image failed for good.
-    static func store(_ entries: [ComicCatalog.Entry], in folder: URL) async -> (stored: Int, problems: [ComicProblem])
-    {
-        var options = DownloadOptions(outputDirectory: folder)
-        options.processing = [.thumbnail(ThumbnailOptions(size: .box(size)))]
-        options.outputEncoding = .jpeg(quality: 85)
-        options.retryPolicy = RetryPolicy(maxAttempts: 4, maxDelay: ComicCatalog.maxRetryWait)
-        // An image that failed in an earlier run is asked for again, not skipped as failed.
-        options.resume = .retryFailed
-        let items = entries.map { DownloadItem(url: $0.imageURL, name: "\($0.comic.num)-\($0.comic.title)") }
-        var stored = 0
-        var problems: [ComicProblem] = []
-        for await event in Downloader(options: options).run(items) {
-            guard case .finished(let index, let record) = event else { continue }
-            switch record.status {
-            case .ok, .skipped, .unchanged:
-                stored += 1
-            case .failed, .gone:
-                let reason = record.error.map { String($0.prefix { $0 != "\n" }) } ?? record.status.rawValue
-                problems.append(
-                    ComicProblem(number: entries[index].comic.num, reason: "cannot store its image: \(reason)"))
+    /// Loads the images; its client's retry policy waits out a `503` with `Retry-After`.
+    let pipeline: ImagePipeline
+
+    /// A store loading with `client`, keeping original bytes in `cache` (none when `nil`). No memory cache:
+    /// each image is asked for once per run.
+    init(client: HTTPClient, cache: DataCache?) {
+        pipeline = ImagePipeline(configuration: .init(client: client, imageCache: nil, dataCache: cache))
+    }
+
+    /// Stores the thumbnails of `entries` into `folder`; returns how many are there and the comics whose
+    /// image failed for good.
+    func store(_ entries: [ComicCatalog.Entry], in folder: URL) async -> (stored: Int, problems: [ComicProblem]) {
+        await withTaskGroup(of: ComicProblem?.self) { group in
+            var waiting = entries.makeIterator()
+            for _ in 0..<Self.concurrentComics {
+                guard let entry = waiting.next() else { break }
+                group.addTask { await store(entry, in: folder) }
             }
+            var stored = 0
+            var problems: [ComicProblem] = []
+            while let outcome = await group.next() {
+                if let problem = outcome { problems.append(problem) } else { stored += 1 }
+                if let entry = waiting.next() { group.addTask { await store(entry, in: folder) } }
+            }
+            return (stored, problems)
         }
-        return (stored, problems)
+    }
+
+    /// What the run's image loads cost, in a line: from the disk cache with no request, revalidated (a
+    /// conditional request answered `304`), or fetched (every other request, failures included).
+    var costSummary: String {
+        // `statistics` is package-internal (the sample is built in the package); a program outside it would
+        // count the same by asking `DataCache` and `HTTPCachePolicy` about each URL before loading it.
+        let statistics = pipeline.statistics
+        return "images: \(statistics.diskHits) from the cache (no request), \(statistics.notModified) revalidated "
+            + "(304 Not Modified), \(statistics.networkRequests - statistics.notModified) fetched"
+    }
+
+    /// Loads the thumbnail of `entry` and writes it into `folder`; `nil` when it is there, else the problem.
+    private func store(_ entry: ComicCatalog.Entry, in folder: URL) async -> ComicProblem? {
+        let request = ImageRequest(
+            url: entry.imageURL, processing: [.thumbnail(ThumbnailOptions(size: .box(Self.size)))])
+        let thumbnail: Image
+        do {
+            thumbnail = try await pipeline.image(for: request)
+        } catch {
+            return ComicProblem(number: entry.comic.num, reason: "cannot store its image: \(error.shortName): \(error)")
+        }
+        let file = folder.appendingPathComponent(Self.fileName(for: entry.comic))
+        do {
+            try thumbnail.encoded(as: Self.encoding).write(to: file, options: .atomic)
+        } catch {
+            return ComicProblem(number: entry.comic.num, reason: "cannot store its image: \(file.path): \(error)")
+        }
+        return nil
+    }
+
+    /// `N-Title.jpg`, with the title made one safe file name: separators and control characters become `_`,
+    /// at most 200 bytes. It starts with the number, so never with a dot like the cache folder.
+    static func fileName(for comic: Comic) -> String {
+        var stem = String(
+            String.UnicodeScalarView(
+                "\(comic.num)-\(comic.title)".unicodeScalars.map { scalar in
+                    scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control ? "_" : scalar
+                }))
+        while stem.utf8.count > 200 { stem.removeLast() }
+        return stem + ".jpg"
     }
 }

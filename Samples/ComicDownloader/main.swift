@@ -1,10 +1,13 @@
 // comic-downloader: the seed use case of Pixpipe, written as a reader would. It reads a comic site's JSON
-// API shaped like xkcd's with `Request<Comic>`, then stores a 200-pixel thumbnail of every comic's image.
+// API shaped like xkcd's with `Request<Comic>`, then stores a 200-pixel thumbnail of every comic's image,
+// loaded through an `ImagePipeline` whose disk cache (OUT_DIR/.cache, or --cache DIR) makes a second run
+// cost only revalidations: a fresh image no request, a stale one a conditional request answered 304.
+// The JSON is read again every run (it is small, and how new comics are found).
 // Archives have holes and servers bad moments: a missing comic (404) or one whose JSON or image fails for
 // good is reported by number on standard error and the run goes on; a `503` with `Retry-After` is waited
 // out. Exit status 1 when any comic is missing, 0 when every comic up to the latest is a thumbnail.
 //
-//   comic-downloader BASE_URL OUT_DIR     e.g. comic-downloader http://127.0.0.1:8000 comics
+//   comic-downloader [--cache DIR] [--cache-size MB] BASE_URL OUT_DIR   e.g. ... http://127.0.0.1:8000 comics
 //   comic-downloader --make-site DIR      writes a small generated comic site into DIR
 import Foundation
 import Pixpipe
@@ -20,34 +23,61 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: comic-downloader BASE_URL OUT_DIR | comic-downloader --make-site DIR"
-
-if arguments.count == 2, arguments[0] == "--make-site" {
+/// The disk cache in `folder` (made with its parents), or `nil` after saying why on standard error: a cache
+/// saves requests, and without one every image is downloaded and the thumbnails are the same.
+func openCache(in folder: URL, sizeLimit: Int) -> DataCache? {
     do {
-        try SiteMaker.make(in: URL(fileURLWithPath: arguments[1], isDirectory: true))
-        print("site written to \(arguments[1])")
+        try FileManager.default.createDirectory(
+            at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return try DataCache(directory: folder, sizeLimit: sizeLimit)
+    } catch {
+        let reason = (error as? DataCacheError)?.description ?? error.localizedDescription
+        report("cannot open the cache in \(folder.path) (\(reason)); loading without it")
+        return nil
+    }
+}
+
+let base: URL
+let folder: URL
+let cacheFolder: URL
+let cacheSizeLimit: Int
+switch ComicArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(.help):
+    print(ComicArguments.usage)
+    exit(0)
+case .success(.makeSite(let directory)):
+    do {
+        try SiteMaker.make(in: directory)
+        print("site written to \(directory.path)")
         exit(0)
     } catch {
         fail("cannot write the site: \(error)")
     }
-}
-guard arguments.count == 2, let base = URL(string: arguments[0]), base.scheme?.hasPrefix("http") == true else {
-    fail(usage, status: 2)
+case .success(.download(let site, let output, let cache, let limit)):
+    (base, folder, cacheFolder, cacheSizeLimit) = (site, output, cache, limit)
+case .failure(let error):
+    fail("\(error)\n\(ComicArguments.usage)", status: 2)
 }
 
+let client = ComicCatalog.client(for: base)
 let catalog: ComicCatalog
 do throws(FetchError) {
-    catalog = try await ComicCatalog.read(from: base, client: ComicCatalog.client(for: base))
+    catalog = try await ComicCatalog.read(from: base, client: client)
 } catch {
     fail("cannot read the latest comic: \(error)")
 }
 print("latest comic: #\(catalog.latest.num) \(catalog.latest.title)")
-let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
-let (stored, imageProblems) = await ThumbnailStore.store(catalog.entries, in: folder)
+do {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+} catch {
+    fail("cannot create \(folder.relativePath): \(error.localizedDescription)")
+}
+let store = ThumbnailStore(client: client, cache: openCache(in: cacheFolder, sizeLimit: cacheSizeLimit))
+let (stored, imageProblems) = await store.store(catalog.entries, in: folder)
 let problems = (catalog.problems + imageProblems).sorted { $0.number < $1.number }
 for problem in problems { report(problem.description) }
-print("thumbnails: \(stored) of \(catalog.latest.num) comics in \(arguments[1]) (see manifest.jsonl)")
+report(store.costSummary)
+print("thumbnails: \(stored) of \(catalog.latest.num) comics in \(folder.relativePath)")
 if !problems.isEmpty {
     print("missing: " + problems.map { "#\($0.number)" }.joined(separator: ", "))
 }

@@ -68,8 +68,7 @@ struct DownloadBatch: Sendable {
         return try ManifestStore.open(
             named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
         ) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for name in names where AtomicFileWriter.isTemporary(name) {
+            for name in AtomicFileWriter.temporaryFileNames(in: directory.path) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }
         }
@@ -79,6 +78,10 @@ struct DownloadBatch: Sendable {
         _ items: Items, manifest: ManifestStore, prior: PriorIndex
     ) async -> DownloadSummary where Items.Element == DownloadItem {
         var summary = DownloadSummary()
+        // The coordinator's events, sent together: `pending.count` reaches `eventBatch`, or the coordinator is
+        // about to wait for a child task, or the list is done.
+        var pending: [DownloadEvent] = []
+        pending.reserveCapacity(Self.eventBatch)
         let resume = ResumeCheck(mode: options.resume, directory: options.outputDirectory)
         var claims = FileNameClaims(template: options.nameTemplate)
         var seen = Set<UInt64>()
@@ -101,7 +104,9 @@ struct DownloadBatch: Sendable {
                     let inShard =
                         options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
-                        if inShard { await report(.skipped(duplicate(of: item)), index: index, into: &summary) }
+                        if inShard {
+                            await report(.skipped(duplicate(of: item)), index: index, into: &summary, pending: &pending)
+                        }
                         continue
                     }
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
@@ -109,44 +114,47 @@ struct DownloadBatch: Sendable {
                     guard inShard else { continue }
                     // Settled by an earlier run: reported here, in list order, with no task and no window slot.
                     if let entry = prior[fingerprint], let skipped = resume.skip(url: item.url, prior: entry) {
-                        await report(.skipped(skipped), index: index, into: &summary)
+                        await report(.skipped(skipped), index: index, into: &summary, pending: &pending)
                         continue
                     }
                     let job = ItemJob(index: index, item: item, pattern: pattern)
                     group.addTask { (index, await pipeline.run(job)) }
                     running += 1
                 }
+                await flush(&pending)
                 guard let (index, outcome) = await group.next() else { break }
                 running -= 1
-                let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary)
+                let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary, pending: &pending)
                 if stopNow { group.cancelAll() }
             }
         }
+        await flush(&pending)
         return summary
     }
 
     /// Records `outcome` in the manifest and the summary and reports it; `true` when the batch must stop.
     private func record(
-        _ outcome: ItemOutcome, index: Int, manifest: ManifestStore, into summary: inout DownloadSummary
+        _ outcome: ItemOutcome, index: Int, manifest: ManifestStore, into summary: inout DownloadSummary,
+        pending: inout [DownloadEvent]
     ) async -> Bool {
         switch outcome {
         case .cancelled:
             return false
         case .skipped:
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return false
         case .finished(let record):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
-                await report(outcome, index: index, into: &summary)
+                await report(outcome, index: index, into: &summary, pending: &pending)
                 return stop(&summary, because: error)
             }
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return false
         case .diskError(let record, let error):
             try? manifest.append(record)
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return stop(&summary, because: error)
         }
     }
@@ -156,14 +164,29 @@ struct DownloadBatch: Sendable {
         return true
     }
 
-    private func report(_ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary) async {
+    /// How many of the coordinator's events go to the channel at once (one lock, at most one wake-up of
+    /// the consumer; see ``EventChannel/send(contentsOf:)``).
+    static let eventBatch = 64
+
+    /// Adds `outcome` to the summary and its event to `pending`, sending them when the batch is full.
+    private func report(
+        _ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary, pending: inout [DownloadEvent]
+    ) async {
         let record: ManifestRecord
         switch outcome {
         case .finished(let finished), .skipped(let finished), .diskError(let finished, _): record = finished
         case .cancelled: return
         }
         summary.add(record)
-        await events.send(.finished(index: index, record: record))
+        pending.append(.finished(index: index, record: record))
+        if pending.count >= Self.eventBatch { await flush(&pending) }
+    }
+
+    /// Sends the pending events, in order.
+    private func flush(_ pending: inout [DownloadEvent]) async {
+        guard !pending.isEmpty else { return }
+        await events.send(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     private func duplicate(of item: DownloadItem) -> ManifestRecord {

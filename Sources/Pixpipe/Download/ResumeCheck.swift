@@ -12,30 +12,33 @@ import Foundation
 ///
 /// A resumed run over a finished folder skips every item, so this is all it does per item: one task per
 /// skipped item and `FileManager.contents` of each stored file made a 200,000-item resume take 44 s. The
-/// stored file is checked leanly instead: `open`, `fstat` (a size other than the recorded one is a redo,
-/// with no hashing), then `read` in chunks into one buffer reused for every file, through libcrypto's
-/// SHA-256. Only the coordinator uses a check, so it needs no lock.
+/// stored file is checked leanly instead: `openat` against the folder's descriptor (no walk of the
+/// folder's path per file), `fstat` (a size other than the recorded one is a redo, with no hashing), then
+/// `read` into one buffer reused for every file, through one reused SHA-256 context. A file of the recorded
+/// size is read with one `read` asking for a byte more than that size: getting exactly the size back is the
+/// end of the file, so no further `read` is needed to see zero bytes; getting more is a changed file.
+/// Only the coordinator uses a check, so it needs no lock.
 final class ResumeCheck {
     /// The bytes read per `read`; the buffer's whole size, whatever the file's.
     static let chunkSize = 256 << 10
 
     private let mode: ResumeMode
-    /// The output folder's path, as the stored files' names are appended to it.
-    private let directoryPath: [UInt8]
+    /// The output folder, open for `openat`; -1 when it cannot be opened (then no stored file checks out).
+    private let directory: Int32
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    /// The path being opened, NUL-terminated; reused.
+    /// The name being opened, NUL-terminated; reused.
     private var path: [CChar] = []
+    private var hasher = SHA256()
 
     /// A check for a batch in `mode` storing into `directory`.
     init(mode: ResumeMode, directory: URL) {
         self.mode = mode
-        var directoryPath = Array(directory.path.utf8)
-        if directoryPath.last != UInt8(ascii: "/") { directoryPath.append(UInt8(ascii: "/")) }
-        self.directoryPath = directoryPath
+        self.directory = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
 
     deinit {
         buffer.deallocate()
+        if directory >= 0 { close(directory) }
     }
 
     /// The skip record when an earlier run already settled the item at `url`, per the resume mode; `nil`
@@ -69,28 +72,36 @@ final class ResumeCheck {
         // A name with NUL cannot be a file name (and the earlier reading through Foundation failed on it too).
         guard !name.contains(0) else { return nil }
         path.removeAll(keepingCapacity: true)
-        for byte in directoryPath { path.append(CChar(bitPattern: byte)) }
-        // Leading slashes would make the name absolute; appended to the folder's path they are not.
+        // Leading slashes would make the name absolute; taken relative to the folder they are not.
         for byte in name.drop(while: { $0 == UInt8(ascii: "/") }) { path.append(CChar(bitPattern: byte)) }
         path.append(0)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO under the name must not block the batch (it then fails the regular-file test).
+        let descriptor = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         if let expectedBytes, Int(status.st_size) != expectedBytes { return nil }
-        var hasher = SHA256()
+        hasher.reset()
         var total = 0
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            // One byte more than the recorded size, at most: a longer file shows as soon as it is read.
+            let wanted = expectedBytes.map { min(buffer.count, $0 + 1 - total) } ?? buffer.count
+            let count = read(descriptor, buffer.baseAddress, wanted)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { return nil }
             if count == 0 { break }
             hasher.update(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             total += count
+            if let expectedBytes {
+                if total > expectedBytes { return nil }
+                // Fewer bytes than asked for from a regular file is its end.
+                if total == expectedBytes, count < wanted { break }
+            }
         }
         // The file may have changed size while being read: the bytes actually hashed are what counts.
         if let expectedBytes, total != expectedBytes { return nil }
         return (total, hasher.finalize())
     }
 }
+

@@ -82,7 +82,14 @@ struct DownloadBatch: Sendable {
         // about to wait for a child task, or the list is done.
         var pending: [DownloadEvent] = []
         pending.reserveCapacity(Self.eventBatch)
-        let resume = ResumeCheck(mode: options.resume, directory: options.outputDirectory)
+        let resume = ResumeCheck(
+            mode: options.resume, directory: options.outputDirectory,
+            lanes: ProcessInfo.processInfo.activeProcessorCount)
+        // Items whose skip depends on their stored file, decided together on the check's lanes (in list order
+        // with the coordinator's other reports: those wait for the checks before them), and the items the
+        // checks sent to download, started as the window has room.
+        var checks: [(job: ItemJob, candidate: ResumeCheck.Candidate)] = []
+        var ready: [ItemJob] = []
         var claims = FileNameClaims(template: options.nameTemplate)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
@@ -93,10 +100,21 @@ struct DownloadBatch: Sendable {
         await withTaskGroup(of: (Int, ItemOutcome).self) { group in
             var running = 0
             while true {
-                while !exhausted, running < window, summary.stopReason == nil, !Task.isCancelled {
+                while running < window, summary.stopReason == nil, !Task.isCancelled {
+                    if !ready.isEmpty {
+                        let job = ready.removeFirst()
+                        group.addTask { (job.index, await pipeline.run(job)) }
+                        running += 1
+                        continue
+                    }
+                    guard !exhausted else {
+                        guard !checks.isEmpty else { break }
+                        await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                        continue
+                    }
                     guard let item = iterator.next() else {
                         exhausted = true
-                        break
+                        continue
                     }
                     let index = nextIndex
                     nextIndex += 1
@@ -105,6 +123,7 @@ struct DownloadBatch: Sendable {
                         options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
                         if inShard {
+                            await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
                             await report(.skipped(duplicate(of: item)), index: index, into: &summary, pending: &pending)
                         }
                         continue
@@ -112,12 +131,24 @@ struct DownloadBatch: Sendable {
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
                     let pattern = claims.claim(for: item, index: index)
                     guard inShard else { continue }
-                    // Settled by an earlier run: reported here, in list order, with no task and no window slot.
-                    if let entry = prior[fingerprint], let skipped = resume.skip(url: item.url, prior: entry) {
-                        await report(.skipped(skipped), index: index, into: &summary, pending: &pending)
-                        continue
-                    }
                     let job = ItemJob(index: index, item: item, pattern: pattern)
+                    // Settled by an earlier run: reported by the coordinator, in list order, with no task and no
+                    // window slot.
+                    if let entry = prior[fingerprint] {
+                        if resume.readsStoredFile(for: entry) {
+                            checks.append((job, ResumeCheck.Candidate(url: item.url, prior: entry)))
+                            if checks.count >= Self.checkBatch {
+                                await settle(
+                                    &checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                            }
+                            continue
+                        }
+                        if let skipped = resume.skip(url: item.url, prior: entry) {
+                            await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                            await report(.skipped(skipped), index: index, into: &summary, pending: &pending)
+                            continue
+                        }
+                    }
                     group.addTask { (index, await pipeline.run(job)) }
                     running += 1
                 }
@@ -130,6 +161,26 @@ struct DownloadBatch: Sendable {
         }
         await flush(&pending)
         return summary
+    }
+
+    /// How many items' stored files are checked together (see ``ResumeCheck/skips(_:)``).
+    static let checkBatch = 256
+
+    /// Decides the skips of `checks`: reports those settled earlier, in order, and puts the others in `ready`.
+    private func settle(
+        _ checks: inout [(job: ItemJob, candidate: ResumeCheck.Candidate)], resume: ResumeCheck,
+        ready: inout [ItemJob], summary: inout DownloadSummary, pending: inout [DownloadEvent]
+    ) async {
+        guard !checks.isEmpty else { return }
+        let skips = resume.skips(checks.map(\.candidate))
+        for (check, skipped) in zip(checks, skips) {
+            if let skipped {
+                await report(.skipped(skipped), index: check.job.index, into: &summary, pending: &pending)
+            } else {
+                ready.append(check.job)
+            }
+        }
+        checks.removeAll(keepingCapacity: true)
     }
 
     /// Records `outcome` in the manifest and the summary and reports it; `true` when the batch must stop.

@@ -77,7 +77,9 @@ package struct SHA256: ~Copyable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
             var length: UInt32 = 32
             // EVP_Digest cannot fail for SHA-256 with a fetched algorithm, short of memory.
-            guard EVP_Digest(bytes.baseAddress, bytes.count, digest.baseAddress, &length, Algorithm.shared.pointer, nil) == 1
+            guard
+                EVP_Digest(bytes.baseAddress, bytes.count, digest.baseAddress, &length, Algorithm.shared.pointer, nil)
+                    == 1
             else { fatalError("libcrypto cannot compute a SHA-256 digest") }
             return digest.prefix(8).reduce(0) { ($0 << 8) | UInt64($1) }
         }

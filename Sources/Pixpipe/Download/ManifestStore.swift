@@ -80,8 +80,11 @@ final class ManifestStore {
             .start()
         }
         var prior = PriorIndex()
-        let validLength = ManifestReader.forEachLine(in: descriptor) { line in
-            let fingerprint = URLFingerprint(absoluteString: line.url).value
+        // Lines are parsed and their URLs hashed on one lane per core; the index is built in the file's order.
+        let validLength = ManifestReader.forEachLine(
+            in: descriptor, lanes: ProcessInfo.processInfo.activeProcessorCount,
+            prepare: { line in (URLFingerprint(absoluteString: line.url).value, line) }
+        ) { fingerprint, line in
             if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
             prior.insert(line, fingerprint: fingerprint)

@@ -13,7 +13,7 @@ struct ResumeCheckTests {
     @Test("A resume over more items than one check batch skips unchanged files in list order, redoes changed ones")
     func manyItems() async throws {
         let server = try TestHTTPServer()
-        let count = DownloadBatch.checkBatch + 44
+        let count = PendingChecks.batchSize * 2 + 44
         let items = (0..<count).map { number in
             server.route("/img\(number).png", .respond(body: Bodies.png(seed: number)))
             return DownloadItem(url: server.url("/img\(number).png"))

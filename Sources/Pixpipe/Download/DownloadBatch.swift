@@ -85,10 +85,10 @@ struct DownloadBatch: Sendable {
         let resume = ResumeCheck(
             mode: options.resume, directory: options.outputDirectory,
             lanes: ProcessInfo.processInfo.activeProcessorCount)
-        // Items whose skip depends on their stored file, decided together on the check's lanes (in list order
-        // with the coordinator's other reports: those wait for the checks before them), and the items the
-        // checks sent to download, started as the window has room.
-        var checks: [(job: ItemJob, candidate: ResumeCheck.Candidate)] = []
+        // Items whose skip depends on their stored file, decided in batches on the check's lanes while the
+        // coordinator reads on (reported in list order with the coordinator's other reports: those wait for
+        // the checks before them), and the items the checks sent to download, started as the window has room.
+        var checks = PendingChecks()
         var ready: [ItemJob] = []
         var claims = FileNameClaims(template: options.nameTemplate)
         var seen = Set<UInt64>()
@@ -109,7 +109,8 @@ struct DownloadBatch: Sendable {
                     }
                     guard !exhausted else {
                         guard !checks.isEmpty else { break }
-                        await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                        await settle(
+                            checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
                         continue
                     }
                     guard let item = iterator.next() else {
@@ -123,7 +124,8 @@ struct DownloadBatch: Sendable {
                         options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
                         if inShard {
-                            await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                            await settle(
+                                checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
                             await report(.skipped(duplicate(of: item)), index: index, into: &summary, pending: &pending)
                         }
                         continue
@@ -137,14 +139,15 @@ struct DownloadBatch: Sendable {
                     if let entry = prior[fingerprint] {
                         if resume.readsStoredFile(for: entry) {
                             checks.append((job, ResumeCheck.Candidate(url: item.url, prior: entry)))
-                            if checks.count >= Self.checkBatch {
+                            if checks.isFull {
                                 await settle(
-                                    &checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                                    checks.rotate(using: resume), ready: &ready, summary: &summary, pending: &pending)
                             }
                             continue
                         }
                         if let skipped = resume.skip(url: item.url, prior: entry) {
-                            await settle(&checks, resume: resume, ready: &ready, summary: &summary, pending: &pending)
+                            await settle(
+                                checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
                             await report(.skipped(skipped), index: index, into: &summary, pending: &pending)
                             continue
                         }
@@ -163,24 +166,18 @@ struct DownloadBatch: Sendable {
         return summary
     }
 
-    /// How many items' stored files are checked together (see ``ResumeCheck/skips(_:)``).
-    static let checkBatch = 256
-
-    /// Decides the skips of `checks`: reports those settled earlier, in order, and puts the others in `ready`.
+    /// Reports the checked items an earlier run settled, in order, and puts the others in `ready`.
     private func settle(
-        _ checks: inout [(job: ItemJob, candidate: ResumeCheck.Candidate)], resume: ResumeCheck,
-        ready: inout [ItemJob], summary: inout DownloadSummary, pending: inout [DownloadEvent]
+        _ checked: [(ItemJob, ManifestRecord?)], ready: inout [ItemJob], summary: inout DownloadSummary,
+        pending: inout [DownloadEvent]
     ) async {
-        guard !checks.isEmpty else { return }
-        let skips = resume.skips(checks.map(\.candidate))
-        for (check, skipped) in zip(checks, skips) {
+        for (job, skipped) in checked {
             if let skipped {
-                await report(.skipped(skipped), index: check.job.index, into: &summary, pending: &pending)
+                await report(.skipped(skipped), index: job.index, into: &summary, pending: &pending)
             } else {
-                ready.append(check.job)
+                ready.append(job)
             }
         }
-        checks.removeAll(keepingCapacity: true)
     }
 
     /// Records `outcome` in the manifest and the summary and reports it; `true` when the batch must stop.

@@ -17,7 +17,12 @@ import Foundation
 /// leanly by a ``StoredFileReader``, and for a batch of such items (``skips(_:)``) on several lanes at once,
 /// one reader each, since the reads are system calls and hashing, a third of a resumed run's time, and they
 /// do not depend on each other. Only the coordinator calls a check.
-final class ResumeCheck {
+///
+/// Why `@unchecked Sendable` is safe: everything but the readers is immutable after `init`, and the readers
+/// are used by one ``skips(_:)`` at a time: the coordinator (``PendingChecks``) starts a batch in the
+/// background only after awaiting the one before, and awaits every batch before it calls ``skip(url:prior:)``,
+/// which reads a stored file only for the records ``readsStoredFile(for:)`` sends to ``skips(_:)`` anyway.
+final class ResumeCheck: @unchecked Sendable {
     /// One item whose skip is decided by ``skips(_:)``.
     struct Candidate: Sendable {
         /// The item's URL.

@@ -38,4 +38,17 @@ struct SHA256Tests {
         let digest = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
         #expect(digest.hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
+
+    @Test("A reset hasher gives the digest of what follows only; prefix64 equals the digest's first 8 bytes")
+    func resetAndPrefix() {
+        var hasher = SHA256()
+        hasher.update(Data("something else".utf8))
+        hasher.reset()
+        hasher.update(Data("abc".utf8))
+        #expect(hasher.finalize().hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        for text in ["", "abc", "https://example.com/a.png", String(repeating: "x", count: 1_000)] {
+            #expect(SHA256.prefix64(ofUTF8: text) == SHA256.hash(Data(text.utf8)).prefix64)
+        }
+        #expect(SHA256.prefix64(ofUTF8: "abc") == 0xba78_16bf_8f01_cfea)
+    }
 }

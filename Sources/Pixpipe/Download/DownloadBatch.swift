@@ -7,8 +7,9 @@ import Foundation
 /// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
 /// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
-/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
-/// earlier manifest's index when resuming), whatever the length of the list.
+/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus, when
+/// resuming, the earlier manifest's index and at most two batches of items whose stored files are being
+/// checked: see ``PendingChecks``), whatever the length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
     let options: DownloadOptions
     let pipeline: ItemPipeline
@@ -68,8 +69,7 @@ struct DownloadBatch: Sendable {
         return try ManifestStore.open(
             named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
         ) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for name in names where AtomicFileWriter.isTemporary(name) {
+            for name in AtomicFileWriter.temporaryFileNames(in: directory.path) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }
         }
@@ -79,7 +79,18 @@ struct DownloadBatch: Sendable {
         _ items: Items, manifest: ManifestStore, prior: PriorIndex
     ) async -> DownloadSummary where Items.Element == DownloadItem {
         var summary = DownloadSummary()
-        let resume = ResumeCheck(mode: options.resume, directory: options.outputDirectory)
+        // The coordinator's events, sent together: `pending.count` reaches `eventBatch`, or the coordinator is
+        // about to wait for a child task, or the list is done.
+        var pending: [DownloadEvent] = []
+        pending.reserveCapacity(Self.eventBatch)
+        let resume = ResumeCheck(
+            mode: options.resume, directory: options.outputDirectory,
+            lanes: ProcessInfo.processInfo.activeProcessorCount)
+        // Items whose skip depends on their stored file, decided in batches on the check's lanes while the
+        // coordinator reads on (reported in list order with the coordinator's other reports: those wait for
+        // the checks before them), and the items the checks sent to download, started as the window has room.
+        var checks = PendingChecks()
+        var ready: [ItemJob] = []
         var claims = FileNameClaims(template: options.nameTemplate)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
@@ -90,10 +101,22 @@ struct DownloadBatch: Sendable {
         await withTaskGroup(of: (Int, ItemOutcome).self) { group in
             var running = 0
             while true {
-                while !exhausted, running < window, summary.stopReason == nil, !Task.isCancelled {
+                while running < window, summary.stopReason == nil, !Task.isCancelled {
+                    if !ready.isEmpty {
+                        let job = ready.removeFirst()
+                        group.addTask { (job.index, await pipeline.run(job)) }
+                        running += 1
+                        continue
+                    }
+                    guard !exhausted else {
+                        guard !checks.isEmpty else { break }
+                        await settle(
+                            checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
+                        continue
+                    }
                     guard let item = iterator.next() else {
                         exhausted = true
-                        break
+                        continue
                     }
                     let index = nextIndex
                     nextIndex += 1
@@ -101,57 +124,95 @@ struct DownloadBatch: Sendable {
                     let inShard =
                         options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
-                        if inShard { await report(.skipped(duplicate(of: item)), index: index, into: &summary) }
+                        if inShard {
+                            await settle(
+                                checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
+                            await report(.skipped(duplicate(of: item)), index: index, into: &summary, pending: &pending)
+                        }
                         continue
                     }
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
                     let pattern = claims.claim(for: item, index: index)
                     guard inShard else { continue }
-                    // Settled by an earlier run: reported here, in list order, with no task and no window slot;
-                    // a refresh revalidates instead each file that is still as the run stored it.
+                    // Settled by an earlier run: reported by the coordinator, in list order, with no task and no
+                    // window slot. A refresh instead revalidates each file still as the run stored it (checked here,
+                    // one at a time: the request that follows costs far more than the read).
                     var stored: StoredCopy?
-                    if let entry = prior[fingerprint], let skipped = resume.skip(url: item.url, prior: entry) {
-                        stored = options.refreshesStored ? StoredCopy(entry, verified: skipped) : nil
-                        if stored == nil {
-                            await report(.skipped(skipped), index: index, into: &summary)
+                    if let entry = prior[fingerprint] {
+                        if !options.refreshesStored, resume.readsStoredFile(for: entry) {
+                            checks.append(
+                                (
+                                    ItemJob(index: index, item: item, pattern: pattern),
+                                    ResumeCheck.Candidate(url: item.url, prior: entry)
+                                ))
+                            if checks.isFull {
+                                await settle(
+                                    checks.rotate(using: resume), ready: &ready, summary: &summary, pending: &pending)
+                            }
                             continue
+                        }
+                        if let skipped = resume.skip(url: item.url, prior: entry) {
+                            stored = options.refreshesStored ? StoredCopy(entry, verified: skipped) : nil
+                            if stored == nil {
+                                await settle(
+                                    checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)
+                                await report(.skipped(skipped), index: index, into: &summary, pending: &pending)
+                                continue
+                            }
                         }
                     }
                     let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored)
                     group.addTask { (index, await pipeline.run(job)) }
                     running += 1
                 }
+                await flush(&pending)
                 guard let (index, outcome) = await group.next() else { break }
                 running -= 1
-                let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary)
+                let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary, pending: &pending)
                 if stopNow { group.cancelAll() }
             }
         }
+        await flush(&pending)
         return summary
+    }
+
+    /// Reports the checked items an earlier run settled, in order, and puts the others in `ready`.
+    private func settle(
+        _ checked: [(ItemJob, ManifestRecord?)], ready: inout [ItemJob], summary: inout DownloadSummary,
+        pending: inout [DownloadEvent]
+    ) async {
+        for (job, skipped) in checked {
+            if let skipped {
+                await report(.skipped(skipped), index: job.index, into: &summary, pending: &pending)
+            } else {
+                ready.append(job)
+            }
+        }
     }
 
     /// Records `outcome` in the manifest and the summary and reports it; `true` when the batch must stop.
     private func record(
-        _ outcome: ItemOutcome, index: Int, manifest: ManifestStore, into summary: inout DownloadSummary
+        _ outcome: ItemOutcome, index: Int, manifest: ManifestStore, into summary: inout DownloadSummary,
+        pending: inout [DownloadEvent]
     ) async -> Bool {
         switch outcome {
         case .cancelled:
             return false
         case .skipped:
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return false
         case .finished(let record), .replaced(let record):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
-                await report(outcome, index: index, into: &summary)
+                await report(outcome, index: index, into: &summary, pending: &pending)
                 return stop(&summary, because: error)
             }
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return false
         case .diskError(let record, let error):
             try? manifest.append(record)
-            await report(outcome, index: index, into: &summary)
+            await report(outcome, index: index, into: &summary, pending: &pending)
             return stop(&summary, because: error)
         }
     }
@@ -161,7 +222,14 @@ struct DownloadBatch: Sendable {
         return true
     }
 
-    private func report(_ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary) async {
+    /// How many of the coordinator's events go to the channel at once (one lock, at most one wake-up of
+    /// the consumer; see ``EventChannel/send(contentsOf:)``).
+    static let eventBatch = 64
+
+    /// Adds `outcome` to the summary and its event to `pending`, sending them when the batch is full.
+    private func report(
+        _ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary, pending: inout [DownloadEvent]
+    ) async {
         let record: ManifestRecord
         switch outcome {
         case .finished(let finished), .replaced(let finished), .skipped(let finished), .diskError(let finished, _):
@@ -170,7 +238,15 @@ struct DownloadBatch: Sendable {
         }
         summary.add(record)
         if case .replaced = outcome { summary.updated += 1 }
-        await events.send(.finished(index: index, record: record))
+        pending.append(.finished(index: index, record: record))
+        if pending.count >= Self.eventBatch { await flush(&pending) }
+    }
+
+    /// Sends the pending events, in order.
+    private func flush(_ pending: inout [DownloadEvent]) async {
+        guard !pending.isEmpty else { return }
+        await events.send(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     private func duplicate(of item: DownloadItem) -> ManifestRecord {

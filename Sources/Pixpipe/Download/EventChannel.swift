@@ -8,6 +8,10 @@ import PixpipeLocking
 /// ``next()`` is not ended by the consumer's cancellation: the batch reacts to the cancellation, and the
 /// consumer still receives everything up to the final `.stopped`. When the consumer goes away
 /// (``abandon()``), sends return at once and events are dropped.
+///
+/// ``send(contentsOf:)`` queues several events with one lock and at most one wake-up of the consumer, which
+/// then takes the buffered events without suspending: a resumed batch reports thousands of skips per
+/// second, and waking the consumer once per event cost an eighth of a 200,000-item resume.
 final class EventChannel: Sendable {
     private struct State {
         var buffer: [DownloadEvent] = []
@@ -54,6 +58,37 @@ final class EventChannel: Sendable {
         }
     }
 
+    /// Queues `events` in order, waiting while the buffer is full, waking a waiting consumer once.
+    func send(contentsOf events: [DownloadEvent]) async {
+        var next = 0
+        while next < events.count {
+            let (queued, consumer): (Int, CheckedContinuation<DownloadEvent?, Never>?) = state.withLock { state in
+                if state.abandoned || state.finished { return (events.count - next, nil) }
+                var taken = 0
+                let consumer = state.consumer
+                if consumer != nil {
+                    // A waiting consumer means an empty buffer: it gets the first event, the rest is buffered.
+                    state.consumer = nil
+                    taken = 1
+                }
+                let room = min(capacity - state.count, events.count - next - taken)
+                if room > 0 {
+                    state.buffer.append(contentsOf: events[(next + taken)..<(next + taken + room)])
+                    taken += room
+                }
+                return (taken, consumer)
+            }
+            consumer?.resume(returning: events[next])
+            if queued > 0 {
+                next += queued
+            } else {
+                // Full: wait for room as a single send does.
+                await send(events[next])
+                next += 1
+            }
+        }
+    }
+
     /// Queues `event` unless the buffer is full (then drops it).
     func offer(_ event: DownloadEvent) {
         let consumer: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
@@ -92,7 +127,16 @@ final class EventChannel: Sendable {
 
     /// The next event, or `nil` after the last one.
     func next() async -> DownloadEvent? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<DownloadEvent?, Never>) in
+        // A buffered event is taken without suspending.
+        let ready: (DownloadEvent, CheckedContinuation<Void, Never>?)? = state.withLock { state in
+            guard let event = state.popFirst() else { return nil }
+            return (event, state.producers.isEmpty ? nil : state.producers.removeFirst())
+        }
+        if let (event, producer) = ready {
+            producer?.resume()
+            return event
+        }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<DownloadEvent?, Never>) in
             let (event, producer, ended): (DownloadEvent?, CheckedContinuation<Void, Never>?, Bool) = state.withLock {
                 state in
                 if let event = state.popFirst() {

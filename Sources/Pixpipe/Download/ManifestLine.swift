@@ -75,7 +75,10 @@ struct ManifestLine: Sendable, Equatable {
         case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
         case errorKind, warnings, etag, lastModified
 
-        var bit: UInt32 { 1 << UInt32(Self.allCases.firstIndex(of: self) ?? 0) }
+        var bit: UInt32 { 1 << UInt32(Self.ordered.firstIndex(of: self) ?? 0) }
+
+        /// `allCases` once: the synthesized `allCases` builds a new array at every call.
+        private static let ordered = allCases
 
         /// The keys by their UTF-8 bytes, so matching a key allocates nothing.
         static let byBytes: [(bytes: [UInt8], key: Key)] = allCases.map { (Array($0.rawValue.utf8), $0) }
@@ -189,8 +192,9 @@ struct ManifestLine: Sendable, Equatable {
         }
 
         mutating func null() -> Bool {
-            let literal: [UInt8] = Array("null".utf8)
-            guard bytes.count - index >= 4, bytes[index..<index + 4].elementsEqual(literal) else { return false }
+            guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
+                bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+            else { return false }
             index += 4
             return true
         }
@@ -205,7 +209,9 @@ struct ManifestLine: Sendable, Equatable {
             let count = end - digits
             guard count > 0, count <= 18, count == 1 || bytes[digits] != 0x30 else { return nil }
             // A fraction or an exponent would make it a number `Int` may refuse: not vouched for.
-            if end < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[end]) {
+            if end < bytes.count,
+                bytes[end] == UInt8(ascii: ".") || bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E")
+            {
                 return nil
             }
             // At most 18 digits: the value fits in an `Int`.

@@ -61,6 +61,14 @@ extension ManifestRecord {
     /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
     private static func appendQuoted(_ text: String, to line: inout String) {
         line += "\""
+        // Every character that needs an escape is ASCII, so one look at the UTF-8 finds the usual text
+        // (URLs, names, hashes) that needs none, which is then appended whole: scalar by scalar, five
+        // strings per record cost a sixth of the instructions of storing a small file with --no-verify.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            line += text
+            line += "\""
+            return
+        }
         var plainStart = text.unicodeScalars.startIndex
         var index = plainStart
         let scalars = text.unicodeScalars

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -53,9 +54,11 @@ final class ManifestStore {
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
     /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo). When no other process
-    /// has it open, the torn tail is cut and `cleanUp` runs, both before any other process may start.
+    /// has it open, the torn tail is cut and `cleanUp` runs (on a thread of its own, while the manifest is
+    /// read), both before any other process may start.
     static func open(
-        named name: String, in directory: URL, readsPrior: Bool, whenSoleUser cleanUp: () -> Void = {}
+        named name: String, in directory: URL, readsPrior: Bool,
+        whenSoleUser cleanUp: @escaping @Sendable () -> Void = {}
     ) throws(DownloadError) -> (ManifestStore, PriorIndex) {
         let path = directory.appendingPathComponent(name).path
         let descriptor = openForAppending(path)
@@ -65,18 +68,32 @@ final class ManifestStore {
         // Shared from here on, until the store closes; a sole user only once it has cleaned up (below), and
         // the others wait here until then.
         if !store.isSoleUser { _ = flock(descriptor, LOCK_SH) }
+        // The clean-up (a listing of the whole folder: 200,000 entries when resuming a large batch) runs on a
+        // thread of its own (not the shared pool, which this one may be holding) while the manifest is read;
+        // both end before the lock is shared.
+        let cleaned = DispatchSemaphore(value: 0)
+        if store.isSoleUser {
+            Thread {
+                cleanUp()
+                cleaned.signal()
+            }
+            .start()
+        }
         var prior = PriorIndex()
-        let validLength = ManifestReader.forEachLine(in: descriptor) { line in
-            let fingerprint = URLFingerprint(absoluteString: line.url).value
+        // Lines are parsed and their URLs hashed on one lane per core; the index is built in the file's order.
+        let validLength = ManifestReader.forEachLine(
+            in: descriptor, lanes: ProcessInfo.processInfo.activeProcessorCount,
+            prepare: { line in (URLFingerprint(absoluteString: line.url).value, line) }
+        ) { fingerprint, line in
             if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
             prior.insert(line, fingerprint: fingerprint)
         }
         if store.isSoleUser {
+            cleaned.wait()
             guard ftruncate(descriptor, off_t(validLength)) == 0 else {
                 throw .write(path: path, operation: "truncate the torn end of", code: errno)
             }
-            cleanUp()
             _ = flock(descriptor, LOCK_SH)
         }
         return (store, prior)

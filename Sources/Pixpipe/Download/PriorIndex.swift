@@ -69,22 +69,28 @@ struct PriorIndex: Sendable {
         /// The digest written as 64 lowercase hex digits, as the manifest records it; `nil` for anything else
         /// (which, compared as text before, never matched a file's digest either).
         init?(hex: String) {
-            var utf8 = hex.utf8.makeIterator()
-            func word() -> UInt64? {
-                var value: UInt64 = 0
-                for _ in 0..<16 {
-                    guard let byte = utf8.next() else { return nil }
-                    switch byte {
-                    case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
-                    case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
-                    default: return nil
+            // Through the contiguous UTF-8 directly: the string's iterator cost 85 ms per 200,000 lines.
+            var hex = hex
+            guard
+                let words = hex.withUTF8({ utf8 -> (UInt64, UInt64, UInt64, UInt64)? in
+                    guard utf8.count == 64 else { return nil }
+                    func word(_ number: Int) -> UInt64? {
+                        var value: UInt64 = 0
+                        for byte in utf8[number * 16..<number * 16 + 16] {
+                            switch byte {
+                            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
+                            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
+                            default: return nil
+                            }
+                        }
+                        return value
                     }
-                }
-                return value
-            }
-            guard let first = word(), let second = word(), let third = word(), let fourth = word(), utf8.next() == nil
+                    guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3)
+                    else { return nil }
+                    return (first, second, third, fourth)
+                })
             else { return nil }
-            words = (first, second, third, fourth)
+            self.words = words
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool {

@@ -15,6 +15,6 @@ struct URLFingerprint: Hashable, Sendable {
 
     /// The fingerprint of a URL string as written in the manifest.
     init(absoluteString: String) {
-        value = SHA256.hash(Data(absoluteString.utf8)).prefix64
+        value = SHA256.prefix64(ofUTF8: absoluteString)
     }
 }

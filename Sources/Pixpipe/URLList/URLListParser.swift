@@ -132,10 +132,22 @@ public struct URLListParser: Sendable {
         guard let url = URL(string: text), let scheme = url.scheme else {
             return .failure(.invalidURL(text: text, line: line))
         }
-        guard ["http", "https"].contains(scheme.lowercased()) else {
+        guard isHTTPScheme(scheme) else {
             return .failure(.unsupportedScheme(scheme: scheme, text: text, line: line))
         }
         guard let host = url.host, !host.isEmpty else { return .failure(.invalidURL(text: text, line: line)) }
         return .success(url)
+    }
+
+    /// Whether `scheme` is `http` or `https` in any case, compared by bytes (no lowercased copy per URL).
+    private static func isHTTPScheme(_ scheme: String) -> Bool {
+        var scheme = scheme
+        return scheme.withUTF8 { bytes in
+            guard bytes.count == 4 || bytes.count == 5 else { return false }
+            // `| 0x20` lowercases an ASCII letter and turns no other byte into one of these letters.
+            return bytes[0] | 0x20 == UInt8(ascii: "h") && bytes[1] | 0x20 == UInt8(ascii: "t")
+                && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "p")
+                && (bytes.count == 4 || bytes[4] | 0x20 == UInt8(ascii: "s"))
+        }
     }
 }

@@ -36,6 +36,9 @@ extension ColorProfile {
         return cmsBuildParametricToneCurve(nil, 4, parameters)
     }
 
+    /// 2026-01-01 00:00:00 as an ICC dateTimeNumber (six big-endian 16-bit fields): the built-ins' date.
+    private static let fixedCreationDate: [UInt8] = [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
+
     /// The D65 white point as chromaticities.
     private static let d65 = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
 
@@ -63,8 +66,12 @@ extension ColorProfile {
         return cmsCreateGrayProfile(cmsD50_xyY(), curve)
     }
 
-    /// The profile `make` builds, with `description` written into it, serialized and parsed back.
+    /// The profile `make` builds, with `description` written into it, serialized with a fixed creation date
+    /// and parsed back.
     ///
+    /// Little CMS stamps the current time into the header (bytes 24 to 35); a fixed date makes every process
+    /// build the same bytes, so outputs are reproducible and equal profiles compare equal across runs. The
+    /// profile ID (bytes 84 to 99) is left zero, "not computed", so the date is not part of any checksum.
     /// Built from constants, so a failure is a broken Little CMS installation, not bad input: it stops.
     static func built(_ description: String, _ make: () -> cmsHPROFILE?) -> ColorProfile {
         guard let handle = make() else { preconditionFailure("Little CMS could not build the \(description) profile") }
@@ -74,8 +81,10 @@ extension ColorProfile {
             cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(text))
             cmsMLUfree(text)
         }
+        var bytes = profile.iccData()
+        if bytes.count >= 36 { bytes.replaceSubrange(24..<36, with: fixedCreationDate) }
         do {
-            return try ColorProfile(iccData: profile.iccData())
+            return try ColorProfile(iccData: bytes)
         } catch {
             preconditionFailure("Little CMS wrote a \(description) profile it cannot read: \(error)")
         }

@@ -143,5 +143,9 @@ struct ColorConversionTests {
         #expect(!ColorProfile.displayP3.isSRGB && ColorProfile.displayP3.profileDescription == "Display P3")
         #expect(!ColorProfile.adobeRGB.isSRGB && ColorProfile.adobeRGB.profileDescription == "Adobe RGB (1998)")
         #expect(ColorProfile.gray.colorSpace == .gray && !ColorProfile.gray.isSRGB)
+        // A fixed creation date, so every process builds the same bytes (reproducible outputs).
+        for profile in [ColorProfile.sRGB, .displayP3, .adobeRGB, .gray] {
+            #expect(Array(profile.iccData[24..<36]) == [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])
+        }
     }
 }

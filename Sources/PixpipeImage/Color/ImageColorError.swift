@@ -19,6 +19,10 @@ public enum ImageColorError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 extension ImageColorError {
+    /// The code of the benign warning given when a profile cannot be used and the pixels are kept as they
+    /// are (a thumbnail's conversion, a CMYK JPEG's decode).
+    static let profileIgnoredWarningCode = "color-profile-ignored"
+
     /// A stable short name of the case: `invalid-color-profile`, `unsupported-color-profile` or
     /// `color-transform-failed`.
     public var shortName: String {

@@ -1,7 +1,4 @@
 extension Thumbnailer {
-    /// The warning code of a thumbnail whose source profile could not be used.
-    static let colorProfileIgnoredCode = "color-profile-ignored"
-
     /// `thumbnail` converted as ``ThumbnailOptions/colorConversion`` says.
     ///
     /// The conversion runs on the resized pixels: resizing in the source's space and converting afterwards
@@ -17,7 +14,8 @@ extension Thumbnailer {
             var kept = thumbnail
             kept.metadata.iccProfile = nil
             kept.metadata.warnings.append(
-                DecodeWarning(kind: .benign, code: Self.colorProfileIgnoredCode, message: error.description))
+                DecodeWarning(
+                    kind: .benign, code: ImageColorError.profileIgnoredWarningCode, message: error.description))
             return kept
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeTestSupport
 import Testing
 
 /// `--profile`, `--keep-profile` and the colour facts of `info`, run through the built executable.
@@ -87,5 +88,25 @@ struct ColorCommandTests {
         #expect(record?["iccIsSRGB"] as? Bool == false)
         let human = try tool.run(["info", photo])
         #expect(String(decoding: human.output, as: UTF8.self).contains("'Display P3' rgb"))
+    }
+
+    @Test func fetchThumbnailsFollowTheThumbnailDefault() throws {
+        let (original, png) = try Self.p3Photo()
+        let server = try TestHTTPServer()
+        server.route("/p3.png", .respond(headers: ["Content-Type": "image/png"], body: Array(png)))
+        let folder = try TemporaryDirectory()
+        let list = try folder.write(Data((server.url("/p3.png").absoluteString + "\n").utf8), to: "list.txt")
+        let output = folder.url.appendingPathComponent("out").path
+        let result = try tool.run(["fetch", list, "--out", output, "--thumbnail", "100", "--retries", "1"])
+        #expect(result.status == 0, "\(result.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasSuffix(".jpg") }
+        let name = try #require(files.first)
+        let thumbnail = try Image(contentsOfFile: output + "/" + name)
+        #expect(thumbnail.metadata.iccProfile == nil)
+        let expected = try Thumbnailer(.init(size: .box(100))).thumbnail(of: original)
+        let unconverted = try Thumbnailer(.init(size: .box(100), colorConversion: nil)).thumbnail(data: png)
+        // JPEG noise on both; the unconverted P3 numbers are much further off.
+        #expect(Self.meanDifference(thumbnail, expected) < 2)
+        #expect(Self.meanDifference(unconverted, expected) > 5)
     }
 }

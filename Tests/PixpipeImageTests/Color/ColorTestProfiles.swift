@@ -103,7 +103,7 @@ enum ColorTestProfiles {
     }
 
     /// The image's sRGB pixels as L*a*b* (D50), three doubles per pixel.
-    private static func lab(_ image: Image) -> [Double] {
+    static func lab(_ image: Image) -> [Double] {
         let sRGB = cmsCreate_sRGBProfile()!
         let labProfile = cmsCreateLab4Profile(nil)!
         defer {

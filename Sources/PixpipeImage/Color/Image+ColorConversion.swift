@@ -16,6 +16,8 @@ extension Image {
     public func converted(
         toColorSpace target: ColorSpace, options: ColorConversionOptions = .init()
     ) throws(ImageColorError) -> Image {
+        // The common case first, with no profile looked at or built: untagged to sRGB changes nothing.
+        if case .sRGB = target, metadata.iccProfile == nil, try colorProfile() == nil { return self }
         let source = try effectiveColorProfile()
         let output = try outputProfile(for: target.profile)
         var result: Image

@@ -51,6 +51,27 @@ struct ColorConversionTests {
         }
     }
 
+    @Test(
+        "a Kodak photo written in Display P3 or Adobe RGB comes back to sRGB", .enabled(if: Corpora.isAvailable),
+        arguments: [8, 16])
+    func kodakPhotoBackToSRGB(bits: Int) throws {
+        var original = try Image(contentsOfFile: Corpora.path("kodak", "kodim23.png"))
+        if bits == 16 {
+            original = Image(
+                width: original.width, height: original.height,
+                pixelFormat: PixelFormat(layout: .rgb, bitsPerSample: 16),
+                pixels: original.samples16.withUnsafeBytes { Array($0) })
+        }
+        // Measured CIEDE2000 (P3, Adobe RGB): 8 bits mean 0.14 / 0.18, max 1.56 / 1.83; 16 bits mean 0.017 / 0.023,
+        // max 0.98 / 1.17.
+        let sRGB = ColorTestProfiles.sRGB("Test sRGB source, Kodak")
+        for profile in [ColorTestProfiles.displayP3(), ColorTestProfiles.adobeRGB()] {
+            let tagged = ColorTestProfiles.transform(original, from: sRGB, to: profile)
+            let difference = ColorTestProfiles.deltaE2000(try tagged.converted(toColorSpace: .sRGB), original)
+            #expect(difference.mean < 1 && difference.max < 3, "mean \(difference.mean), max \(difference.max)")
+        }
+    }
+
     @Test("sRGB converted to Display P3 and Adobe RGB by Pixpipe matches Little CMS's own transform")
     func sRGBToWideTargets() throws {
         let original = Self.gradient(PixelFormat(layout: .rgb, bitsPerSample: 16))

@@ -31,7 +31,7 @@ extension ColorProfile {
 
     /// The sRGB transfer curve as an ICC parametric curve of type 4: gamma 2.4, a = 1/1.055,
     /// b = 0.055/1.055, c = 1/12.92, d = 0.04045.
-    private static func sRGBCurve() -> OpaquePointer? {
+    static func sRGBCurve() -> OpaquePointer? {
         let parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         return cmsBuildParametricToneCurve(nil, 4, parameters)
     }

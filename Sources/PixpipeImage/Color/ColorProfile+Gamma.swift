@@ -8,38 +8,63 @@ extension ColorProfile {
     /// differently, and a 1% difference in gamma is below a visible step.
     static let gammaTolerance = 0.005
 
-    /// Profiles made from file gammas, by gamma and gray-or-colour.
-    private static let gammaProfiles = Locked([GammaKey: ColorProfile]())
+    /// Profiles made from PNG chunks, by what they were made from.
+    private static let pngProfiles = Locked([PNGKey: ColorProfile]())
 
-    /// What identifies a gamma profile.
-    private struct GammaKey: Hashable {
-        let fileGamma: Double
+    /// What identifies a profile made from PNG chunks.
+    private struct PNGKey: Hashable {
+        let fileGamma: Double?
+        let chromaticities: ImageMetadata.Chromaticities?
         let gray: Bool
     }
 
-    /// A profile for an untagged PNG whose `gAMA` says `fileGamma` (encoded = linear^fileGamma): sRGB
-    /// primaries and D65 white (PNG's default when there is no `cHRM`) with a pure power curve of
-    /// 1/`fileGamma`; gray when `gray`. `nil` for a gamma outside 0.05...20, which no real file means.
-    static func gammaProfile(fileGamma: Double, gray: Bool) -> ColorProfile? {
-        guard fileGamma >= 0.05, fileGamma <= 20 else { return nil }
-        let key = GammaKey(fileGamma: fileGamma, gray: gray)
-        if let known = gammaProfiles.withLock({ $0[key] }) { return known }
-        let exponent = 1 / fileGamma
-        let profile = built("Gamma \(exponent)\(gray ? " Gray" : "")") {
-            guard let curve = cmsBuildGamma(nil, exponent) else { return nil }
-            defer { cmsFreeToneCurve(curve) }
-            if gray { return cmsCreateGrayProfile(cmsD50_xyY(), curve) }
-            var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-            var primaries = cmsCIExyYTRIPLE(
-                Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
-                Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
-            let curves: [OpaquePointer?] = [curve, curve, curve]
-            return cmsCreateRGBProfile(&white, &primaries, curves)
-        }
-        gammaProfiles.withLock { profiles in
+    /// The profile an untagged PNG's `gAMA` and `cHRM` describe, or `nil` when they describe sRGB (or nothing).
+    ///
+    /// A file gamma within ``gammaTolerance`` of 1/2.2 and sRGB's chromaticities (or none) are sRGB. Otherwise:
+    /// the `cHRM` white point and primaries (sRGB's when absent) with a pure power curve of 1/`fileGamma` (the
+    /// sRGB curve when `gAMA` is absent); gray images only use the curve. A gamma outside 0.05...20, which no
+    /// real file means, or chromaticities Little CMS cannot make a matrix of are ignored.
+    static func pngProfile(
+        fileGamma: Double?, chromaticities: ImageMetadata.Chromaticities?, gray: Bool
+    ) -> ColorProfile? {
+        let gamma = fileGamma.flatMap { (0.05...20).contains($0) ? $0 : nil }
+        let gammaIsSRGB = gamma.map { abs($0 - sRGBFileGamma) <= gammaTolerance } ?? true
+        let primaries = gray ? nil : chromaticities.flatMap { $0.isSRGB() ? nil : $0 }
+        guard !gammaIsSRGB || primaries != nil else { return nil }
+        let key = PNGKey(fileGamma: gammaIsSRGB ? nil : gamma, chromaticities: primaries, gray: gray)
+        if let known = pngProfiles.withLock({ $0[key] }) { return known }
+        let profile = makePNGProfile(key)
+        pngProfiles.withLock { profiles in
             if profiles.count >= ColorTransformCache.capacity { profiles.removeAll() }
             profiles[key] = profile
         }
         return profile
+    }
+
+    /// Builds the profile `key` names; `nil` when Little CMS refuses the chromaticities.
+    private static func makePNGProfile(_ key: PNGKey) -> ColorProfile? {
+        let curve = { () -> OpaquePointer? in
+            key.fileGamma.map { cmsBuildGamma(nil, 1 / $0) } ?? sRGBCurve()
+        }
+        let name = "PNG " + (key.fileGamma.map { "gamma \(1 / $0)" } ?? "sRGB curve")
+        if key.gray {
+            return built(name + " Gray") {
+                guard let made = curve() else { return nil }
+                defer { cmsFreeToneCurve(made) }
+                return cmsCreateGrayProfile(cmsD50_xyY(), made)
+            }
+        }
+        let c = key.chromaticities ?? .sRGB
+        var white = cmsCIExyY(x: c.whiteX, y: c.whiteY, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: c.redX, y: c.redY, Y: 1), Green: cmsCIExyY(x: c.greenX, y: c.greenY, Y: 1),
+            Blue: cmsCIExyY(x: c.blueX, y: c.blueY, Y: 1))
+        // Chromaticities from a file can be degenerate (collinear primaries, y = 0): Little CMS refuses them.
+        guard let made = curve() else { return nil }
+        defer { cmsFreeToneCurve(made) }
+        let curves: [OpaquePointer?] = [made, made, made]
+        let handle = LCMS.call { cmsCreateRGBProfile(&white, &primaries, curves) }.result
+        guard let handle else { return nil }
+        return built(name + " cHRM") { handle }
     }
 }

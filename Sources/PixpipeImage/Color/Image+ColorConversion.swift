@@ -2,8 +2,8 @@ extension Image {
     /// The image's pixels in `target`'s colour space, through Little CMS.
     ///
     /// The source is the embedded ICC profile; without one, AVIF code points naming Display P3 give that
-    /// profile, a PNG `gAMA` other than sRGB's gives a profile of sRGB primaries with that gamma, and anything
-    /// else is taken as sRGB (PNG `cHRM` is not read). Alpha is copied unchanged, the
+    /// profile, PNG `gAMA` and `cHRM` other than sRGB's give a profile of those primaries and that gamma,
+    /// and anything else is taken as sRGB. Alpha is copied unchanged, the
     /// sample depth is kept, and the layout follows the target: a gray target makes colour images gray, and
     /// a gray image converted to sRGB, Display P3 or Adobe RGB stays gray (in gray with the target's curve).
     /// The result carries the target's profile, or none for sRGB when ``ColorConversionOptions/embedsSRGBProfile``
@@ -50,7 +50,8 @@ extension Image {
     }
 
     /// The image's colour profile: the embedded one, one named by AVIF colour code points (Display P3), one
-    /// made from a PNG gamma, or `nil` when nothing says anything but sRGB.
+    /// made from PNG `gAMA` and `cHRM`, or `nil` when nothing says anything but sRGB (a PNG `sRGB` chunk
+    /// says sRGB whatever the others say).
     public func colorProfile() throws(ImageColorError) -> ColorProfile? {
         if let bytes = metadata.iccProfile {
             let profile = try ColorTransformCache.profile(bytes)
@@ -62,11 +63,10 @@ extension Image {
             }
             return profile
         }
+        if metadata.declaresSRGB { return nil }
         if let cicpProfile = metadata.cicp?.colorProfile, pixelFormat.layout.isColor { return cicpProfile }
-        if let gamma = metadata.gamma, abs(gamma - ColorProfile.sRGBFileGamma) > ColorProfile.gammaTolerance {
-            return ColorProfile.gammaProfile(fileGamma: gamma, gray: !pixelFormat.layout.isColor)
-        }
-        return nil
+        return ColorProfile.pngProfile(
+            fileGamma: metadata.gamma, chromaticities: metadata.chromaticities, gray: !pixelFormat.layout.isColor)
     }
 
     /// The profile the pixels are in, sRGB (or sRGB gray) when nothing says otherwise.

@@ -21,6 +21,12 @@ public struct ImageMetadata: Sendable, Hashable {
     /// The file gamma from a PNG `gAMA` chunk (for example 0.45455); colour conversion reads it as the
     /// curve of an untagged image (see ``Image/converted(toColorSpace:options:)``).
     public var gamma: Double?
+    /// Whether the file declares its pixels sRGB outright (a PNG `sRGB` chunk), which wins over `gamma` and
+    /// `chromaticities`.
+    public var declaresSRGB: Bool
+    /// The white point and primaries of a PNG `cHRM` chunk, when present; with `gamma`, what colour conversion
+    /// reads an untagged PNG as.
+    public var chromaticities: Chromaticities?
     /// Physical resolution in dots per inch, where the source states one.
     public var dotsPerInch: Resolution?
     /// Problems the decoder worked around in lenient mode (for example a truncated file).
@@ -31,7 +37,8 @@ public struct ImageMetadata: Sendable, Hashable {
         sourceFormat: ImageFormat? = nil, sourceBitDepth: Int? = nil, isInterlaced: Bool = false,
         orientation: Orientation = .up, exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil,
         gamma: Double? = nil, dotsPerInch: Resolution? = nil, warnings: [DecodeWarning] = [],
-        cleanAperture: PixelRect? = nil, cicp: ColorCICP? = nil
+        cleanAperture: PixelRect? = nil, cicp: ColorCICP? = nil, declaresSRGB: Bool = false,
+        chromaticities: Chromaticities? = nil
     ) {
         self.sourceFormat = sourceFormat
         self.sourceBitDepth = sourceBitDepth
@@ -44,6 +51,8 @@ public struct ImageMetadata: Sendable, Hashable {
         self.warnings = warnings
         self.cleanAperture = cleanAperture
         self.cicp = cicp
+        self.declaresSRGB = declaresSRGB
+        self.chromaticities = chromaticities
     }
 
     /// A horizontal and vertical resolution.

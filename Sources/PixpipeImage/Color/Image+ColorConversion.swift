@@ -3,12 +3,13 @@ extension Image {
     ///
     /// The source is the embedded ICC profile; without one, AVIF code points naming Display P3 give that
     /// profile, PNG `gAMA` and `cHRM` other than sRGB's give a profile of those primaries and that gamma,
-    /// and anything else is taken as sRGB. Alpha is copied unchanged, the
-    /// sample depth is kept, and the layout follows the target: a gray target makes colour images gray, and
-    /// a gray image converted to sRGB, Display P3 or Adobe RGB stays gray (in gray with the target's curve).
-    /// The result carries the target's profile, or none for sRGB when ``ColorConversionOptions/embedsSRGBProfile``
-    /// is off. An image already in the target space (an sRGB-tagged or untagged image converted to sRGB) keeps
-    /// its pixels bit for bit, and no transform is built.
+    /// and anything else is taken as sRGB. Alpha is copied unchanged, the sample depth is kept, and the
+    /// layout follows the target: a gray target makes colour images gray, and a gray image converted to
+    /// sRGB, Display P3 or Adobe RGB stays gray (in gray with the target's curve). The result carries the
+    /// target's profile, or none for sRGB when ``ColorConversionOptions/embedsSRGBProfile`` is off, and no
+    /// longer the gamma, chromaticities or code points of the source. An image already in the target space
+    /// (an sRGB-tagged or untagged image converted to sRGB) keeps its pixels bit for bit, and no transform
+    /// is built.
     ///
     /// ```swift
     /// let web = try Image(contentsOfFile: "iphone.heic.png").converted(toColorSpace: .sRGB)
@@ -41,9 +42,13 @@ extension Image {
                 initialized = count * format.bytesPerPixel
             }
             result = Image(width: width, height: height, pixelFormat: format, pixels: pixels, metadata: metadata)
+            // The profile says what the pixels are now; what described the old ones goes, so that a second
+            // conversion does not apply the first one again.
             result.metadata.iccProfile = output.iccData
-            // The gAMA described the old pixels.
             result.metadata.gamma = nil
+            result.metadata.chromaticities = nil
+            result.metadata.cicp = nil
+            result.metadata.declaresSRGB = false
         }
         if output.isSRGB && !options.embedsSRGBProfile { result.metadata.iccProfile = nil }
         return result

@@ -15,6 +15,10 @@ struct CICPTests {
         let fromCodePoints = try image.converted(toColorSpace: .sRGB)
         #expect(fromCodePoints.pixels == (try tagged.converted(toColorSpace: .sRGB)).pixels)
         #expect(fromCodePoints.pixels != image.pixels)
+        // Converted once: the code points are gone, so converting again changes nothing.
+        let untagged = try image.converted(toColorSpace: .sRGB, options: .init(embedsSRGBProfile: false))
+        #expect(untagged.metadata.cicp == nil && untagged.metadata.iccProfile == nil)
+        #expect(try untagged.converted(toColorSpace: .sRGB) == untagged)
 
         image.metadata.cicp = ColorCICP(
             colorPrimaries: 1, transferCharacteristics: 13, matrixCoefficients: 1, fullRange: true)

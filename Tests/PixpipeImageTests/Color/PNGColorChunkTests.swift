@@ -23,6 +23,7 @@ struct PNGColorChunkTests {
         let difference = ColorTestProfiles.deltaE2000(fromChunks, fromProfile)
         #expect(difference.max < 0.5, "max \(difference.max)")
         #expect(fromChunks.pixels != untagged.pixels)
+        #expect(fromChunks.metadata.chromaticities == nil && fromChunks.metadata.gamma == nil)
     }
 
     @Test("sRGB's chromaticities with gamma 1/2.2, or an sRGB chunk, change nothing")

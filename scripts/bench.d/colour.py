@@ -5,7 +5,8 @@ P3 and the profile embedded, made by `pixpipe convert --profile p3` (Little CMS 
 published primaries; no profile file is shipped). They are cached beside the other inputs under the marker
 `.colour-<COLOUR_VERSION>`; the bytes depend on the pixpipe that made them, so remove the marker to remake them.
 
-Sides: vipsthumbnail exporting sRGB, Pillow with ImageCms converting each thumbnail from its embedded
+Sides: vipsthumbnail exporting sRGB (libvips 8.14 converts only when asked with --export-profile; `strip` in
+the output options drops the profile it would embed, as pixpipe writes none), Pillow with ImageCms converting each thumbnail from its embedded
 profile to sRGB, pixpipe's default (sRGB, no profile), and pixpipe --keep-profile on the same folder, the
 cost of the same work without conversion.
 """

@@ -46,6 +46,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // Little CMS 2, colour management: ICC profiles applied (PixpipeImage's Color/ folder).
+        .systemLibrary(
+            name: "CLibLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
         // giflib has no pkg-config file on Debian: its module map links `gif` by name.
         .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
@@ -53,13 +59,16 @@ let package = Package(
         .target(name: "PixpipeLocking"),
         // The only C the project writes, all names prefixed `pxp_`, one target per layer under Sources/CPixpipe
         // so that each layer sees and links only its own libraries (`scripts/check-layers` checks it):
-        // setjmp guards for libpng and libjpeg; wrappers and constants for libcurl; and the system calls
+        // setjmp guards for libpng and libjpeg; Little CMS's error messages captured; wrappers and constants for libcurl; and the system calls
         // Swift's Glibc module hides (syncfs, thread names), which need no library.
-        .target(name: "CPixpipeImage", dependencies: ["CLibPNG", "CLibJPEG"], path: "Sources/CPixpipe/Image"),
+        .target(
+            name: "CPixpipeImage", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2"], path: "Sources/CPixpipe/Image"),
         .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
         .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
         // Pixels and codecs. Knows nothing of HTTP.
-        .target(name: "PixpipeImage", dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CLibAVIF"]),
+        .target(
+            name: "PixpipeImage",
+            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CLibAVIF", "CLibLCMS2", "PixpipeLocking"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
@@ -117,7 +126,8 @@ let package = Package(
         .executableTarget(name: "PixpipeCacheWorker", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
         // CLibAVIF: the premultiplied-alpha tests write a file with libavif directly (the encoder has no such option).
         .testTarget(
-            name: "PixpipeImageTests", dependencies: ["PixpipeImage", "Pixpipe", "PixpipeTestSupport", "CLibAVIF"],
+            name: "PixpipeImageTests",
+            dependencies: ["PixpipeImage", "Pixpipe", "PixpipeTestSupport", "CLibAVIF", "CLibLCMS2"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",

@@ -99,8 +99,22 @@ func transportExecutorSnippet(urls: [URL]) async {
 /// README: "Thumbnails".
 func thumbnailSnippet() throws -> Data {
     let thumbnailer = Thumbnailer(ThumbnailOptions(size: .box(256), mode: .fill))
-    let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, ICC kept
+    let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, sRGB, no profile
     return try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+}
+
+// MARK: Colour
+
+/// README: "Colour".
+func colorSnippet(path: String, iccFile: Data) throws -> Image {
+    let photo = try Image(contentsOfFile: path)  // an iPhone photo: Display P3 profile
+    print(try photo.colorProfile()?.profileDescription ?? "sRGB")  // Display P3
+    let web = try photo.converted(toColorSpace: .sRGB)  // through Little CMS; sRGB profile embedded
+    _ = try web.converted(toColorSpace: .sRGB)  // already sRGB: the same pixels, no transform
+    let proofProfile = try ColorProfile(iccData: [UInt8](iccFile))
+    return try photo.converted(
+        toColorSpace: .profile(proofProfile),
+        options: ColorConversionOptions(intent: .relativeColorimetric, blackPointCompensation: true))
 }
 
 // MARK: Downloads

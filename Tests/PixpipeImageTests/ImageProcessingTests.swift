@@ -19,6 +19,13 @@ struct ImageProcessingTests {
         ThumbnailOptions(filter: .mitchell),
         ThumbnailOptions(linearLight: true),
         ThumbnailOptions(appliesOrientation: false),
+        ThumbnailOptions(colorConversion: nil),
+        ThumbnailOptions(colorConversion: ColorConversion(target: .displayP3)),
+        ThumbnailOptions(colorConversion: ColorConversion(target: .sRGB)),
+        ThumbnailOptions(
+            colorConversion: ColorConversion(
+                target: .sRGB, options: .init(intent: .relativeColorimetric, blackPointCompensation: true))),
+        ThumbnailOptions(colorConversion: ColorConversion(target: .profile(.adobeRGB))),
     ]
 
     @Test("Thumbnails with distinct pixel parameters have distinct identifiers")
@@ -40,7 +47,8 @@ struct ImageProcessingTests {
         #expect(ImageProcessors.Thumbnail(bounded).identifier == ImageProcessors.Thumbnail(.init()).identifier)
         #expect(
             ImageProcessors.Thumbnail(.init()).identifier
-                == "thumbnail(box:256x256,mode:fit,upscale:false,filter:lanczos3,linear:false,orient:true)")
+                == "thumbnail(box:256x256,mode:fit,upscale:false,filter:lanczos3,linear:false,orient:true"
+                + ",color:srgb,intent:perceptual,bpc:false,srgb-profile:false)")
     }
 
     @Test("Resizes differ by size, filter and linear light, not by threads")

@@ -67,7 +67,8 @@ struct ThumbnailJPEGTests {
         image.metadata.exif = TestImages.exif(orientation: .left)
         image.metadata.orientation = .left
         let jpeg = try image.encoded(as: .jpeg(JPEGEncodeOptions()))
-        let thumbnail = try Thumbnailer(.init(size: .box(100))).thumbnail(data: jpeg)
+        // No colour conversion: the source profile is kept as it is.
+        let thumbnail = try Thumbnailer(.init(size: .box(100), colorConversion: nil)).thumbnail(data: jpeg)
         #expect(thumbnail.width == 67 && thumbnail.height == 100)
         #expect(thumbnail.metadata.orientation == .up)
         #expect(thumbnail.metadata.iccProfile == TestImages.iccProfile())

@@ -482,6 +482,7 @@ def build(ctx):
         )
     # Issue 16's formats: WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
     rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
+    rows += colour.build(ctx, py, work)
     # Issue 18's scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
     rows.append(scale_row.comparison(ctx, Comparison))
     # Issue 19's image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
@@ -489,6 +490,7 @@ def build(ctx):
     return rows
 
 
+import colour  # noqa: E402 - colour.py imports the classes above
 import formats  # noqa: E402 - formats.py imports the classes above
 import scale as scale_row  # noqa: E402 - named apart from build()'s local `scale`
 import pipeline as pipeline_row  # noqa: E402

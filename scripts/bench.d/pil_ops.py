@@ -6,8 +6,9 @@
     pil_ops.py encode-png FILE                   time encoding the decoded FILE
     pil_ops.py encode-webp FILE --quality 85 --method 4
     pil_ops.py resize FILE --scale 0.125         time resize(LANCZOS) of the decoded FILE
-    pil_ops.py thumbnail DIR OUT --size 256 --processes 2 [--format jpeg|png]
-                                                 thumbnail() with draft, a pool of processes
+    pil_ops.py thumbnail DIR OUT --size 256 --processes 2 [--format jpeg|png] [--to-srgb]
+                                                 thumbnail() with draft, a pool of processes;
+                                                 --to-srgb: ImageCms from the embedded profile to sRGB
 
 The timed subcommands print one JSON object with the keys pixpipe-bench prints (op,
 seconds_median, megapixels, mp_per_s, ...), so the harness reads both the same way.
@@ -139,11 +140,18 @@ def cmd_resize(args):
 
 
 def thumbnail_one(job):
-    source, destination, size, fmt = job
+    source, destination, size, fmt, to_srgb = job
     with Image.open(source) as image:
         image.draft("RGB", (size, size))
+        icc = image.info.get("icc_profile")
         image = image.convert("RGB")
         image.thumbnail((size, size), Image.Resampling.LANCZOS)
+        if to_srgb and icc:
+            # The thumbnail (few pixels) from its embedded profile to sRGB, as pixpipe does; saved untagged.
+            from PIL import ImageCms
+
+            source_profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            image = ImageCms.profileToProfile(image, source_profile, ImageCms.createProfile("sRGB"), outputMode="RGB")
         if fmt == "png":
             image.save(destination, "PNG", compress_level=1)
         else:
@@ -157,7 +165,9 @@ def cmd_thumbnail(args):
     for name in sorted(os.listdir(source_dir)):
         stem, _ = os.path.splitext(name)
         extension = ".png" if args.format == "png" else ".jpg"
-        jobs.append((os.path.join(source_dir, name), os.path.join(out_dir, stem + extension), args.size, args.format))
+        jobs.append(
+            (os.path.join(source_dir, name), os.path.join(out_dir, stem + extension), args.size, args.format, args.to_srgb)
+        )
     with Pool(args.processes) as pool:
         for _ in pool.imap_unordered(thumbnail_one, jobs, chunksize=4):
             pass
@@ -173,6 +183,7 @@ def main():
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--format", choices=["jpeg", "png"], default="jpeg", help="thumbnail output format")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--to-srgb", action="store_true", help="thumbnail: convert from the embedded profile to sRGB")
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()

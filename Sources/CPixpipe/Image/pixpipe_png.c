@@ -373,6 +373,11 @@ static void pxp_png_fill_metadata(pxp_png_decoder *decoder, pxp_png_info *info) 
     info->has_gamma = png_get_gAMA(png, png_info, &gamma) != 0;
     info->gamma = info->has_gamma ? gamma : 0;
 
+    int srgb_intent = 0;
+    info->has_srgb = png_get_sRGB(png, png_info, &srgb_intent) != 0;
+    double *c = info->chrm;
+    info->has_chrm = png_get_cHRM(png, png_info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0;
+
     png_charp name = NULL;
     int compression = 0;
     png_bytep profile = NULL;

@@ -11,7 +11,7 @@ extension DownloadError {
 
     /// A stable short name of the case, the manifest's `errorKind`: the wrapped error's own name
     /// (``FetchError/shortName``, ``ImageDecodingError/shortName``, ``ThumbnailError/shortName``,
-    /// ``ProcessingError/shortName``, ``ImageEncodingError/shortName``), or `deadline-exceeded`, `write`,
+    /// ``ProcessingError/shortName``, ``ImageColorError/shortName``, ``ImageEncodingError/shortName``), or `deadline-exceeded`, `write`,
     /// `cancelled`.
     public var shortName: String {
         switch self {
@@ -19,6 +19,7 @@ extension DownloadError {
         case .image(let error, _): error.shortName
         case .thumbnail(let error, _): error.shortName
         case .processing(let error, _): error.shortName
+        case .color(let error, _): error.shortName
         case .encoding(let error, _): error.shortName
         case .deadlineExceeded: OwnName.deadlineExceeded.rawValue
         case .write: OwnName.write.rawValue

@@ -15,6 +15,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case thumbnail(ThumbnailError, url: URL)
     /// A resize or crop of the processing failed.
     case processing(ProcessingError, url: URL)
+    /// A colour conversion of the processing failed (a damaged or unusable ICC profile).
+    case color(ImageColorError, url: URL)
     /// The processed image could not be encoded.
     case encoding(ImageEncodingError, url: URL)
     /// The item took longer than ``DownloadOptions/itemDeadline``, retries included.
@@ -32,6 +34,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding(let error), .thumbnail(.decoding(let error)): self = .image(error, url: url)
         case .thumbnail(let error): self = .thumbnail(error, url: url)
         case .processing(let error): self = .processing(error, url: url)
+        case .color(let error): self = .color(error, url: url)
         }
     }
 
@@ -52,6 +55,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .image(let error, let url): "\(url.absoluteString): \(error)"
         case .thumbnail(let error, let url): "cannot thumbnail \(url.absoluteString): \(error)"
         case .processing(let error, let url): "cannot process \(url.absoluteString): \(error)"
+        case .color(let error, let url): "cannot convert the colours of \(url.absoluteString): \(error)"
         case .encoding(let error, let url): "cannot encode \(url.absoluteString): \(error)"
         case .deadlineExceeded(let deadline, let url): "\(url.absoluteString) not done within \(deadline)"
         case .write(let path, let operation, let code):

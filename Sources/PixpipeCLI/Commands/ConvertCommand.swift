@@ -21,6 +21,10 @@ struct ConvertCommand: Command {
         Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
         same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
         without --upscale.
+        Colour: pixels and the ICC profile are kept as they are unless --profile srgb|p3|adobergb|gray|FILE
+        is given: then colours are converted from the input's profile (none means sRGB) through Little CMS,
+        after any resize, and the target's profile is embedded (--strip drops it). --intent and --bpc
+        choose the rendering intent.
         Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
         still, with its delay and the loop count. Other formats get the first frame, with a note on stderr;
@@ -31,6 +35,7 @@ struct ConvertCommand: Command {
           pixpipe convert --format ppm scan.jpg - | pnmtopng > scan.png
           pixpipe convert anim.gif anim.webp --lossless
           pixpipe convert anim.gif poster.png --frame 3
+          pixpipe convert print.jpg web.jpg --profile srgb
         """
     }
 
@@ -54,7 +59,7 @@ struct ConvertCommand: Command {
             .value(
                 "max-pixels", placeholder: "N",
                 help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-        ] + ResizeSettings.options
+        ] + ResizeSettings.options + ColorSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         let paths = try arguments.positionals(named: ["IN", "OUT"])

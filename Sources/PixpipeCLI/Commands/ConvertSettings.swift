@@ -19,19 +19,25 @@ struct ConvertSettings: Sendable, Hashable {
     let frame: Int?
     /// Limits, depth and strictness for the decoder.
     let decodeOptions: DecodeOptions
-    /// The thumbnail geometry to resize to, when a size option was given.
+    /// The thumbnail geometry to resize to, when a size option was given (with the colour conversion, so it
+    /// runs on the resized pixels).
     let resize: ThumbnailOptions?
+    /// The colour conversion `--profile` asks for; `nil` keeps pixels and profile.
+    let colorConversion: ColorConversion?
     /// Options given that do nothing for this output format, explained for stderr.
     let ignoredOptionWarnings: [String]
 
-    /// The pixel steps: the resize (turning the image upright unless `--no-orient`), or the orientation
-    /// alone, or nothing.
+    /// The pixel steps: the resize (turning the image upright unless `--no-orient`, converting colours
+    /// after resizing), or the orientation and the colour conversion, or nothing.
     var processing: ImageProcessors.Composition {
         if var resize {
             resize.appliesOrientation = appliesOrientation
+            resize.colorConversion = colorConversion
             return ImageProcessors.Composition([.thumbnail(resize)])
         }
-        return ImageProcessors.Composition(appliesOrientation ? [.orientation] : [])
+        var steps: [any ImageProcessing] = appliesOrientation ? [.orientation] : []
+        if let colorConversion { steps.append(ImageProcessors.ColorConversionStep(colorConversion)) }
+        return ImageProcessors.Composition(steps)
     }
 
     /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
@@ -63,6 +69,7 @@ struct ConvertSettings: Sendable, Hashable {
 
         let resizeSettings = try ResizeSettings(arguments)
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }
+        colorConversion = try ColorSettings(arguments).convertConversion
 
         var warnings: [String] = []
         if givenQuality != nil && !format.usesQuality {

@@ -10,8 +10,9 @@ struct InfoCommand: Command {
         Files that cannot be read are reported on standard error (and as records with 'error' and
         'errorKind' under --json) and do not stop the others; the exit status is then 1.
         With --json each file gives one JSON object per line, with the keys path, format, width, height,
-        channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes, and
-        gamma, dotsPerInch and cleanAperture (an AVIF 'clap' crop: x, y, width, height in stored pixels,
+        channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes; for a
+        profile Little CMS can read, iccDescription, iccColorSpace (rgb, gray, cmyk, lab, other) and
+        iccIsSRGB; and gamma, dotsPerInch and cleanAperture (an AVIF 'clap' crop: x, y, width, height in stored pixels,
         cut before the orientation is applied) when the file states them. Width and height are as stored,
         before the crop and the orientation.
         'warnings' lists, as "code: message", what a full decode would warn about that the header already

@@ -61,11 +61,12 @@ struct ResizeSettings: Sendable, Hashable {
         linearLight = arguments.isSet("linear")
     }
 
-    /// Thumbnail options with these settings (the size defaulting to `fallback`).
+    /// Thumbnail options with these settings (the size defaulting to `fallback`) and no colour conversion:
+    /// each command decides its own (see ``ColorSettings``).
     func thumbnailOptions(fallback: ThumbnailOptions.Size) -> ThumbnailOptions {
         ThumbnailOptions(
             size: size ?? fallback, mode: mode, allowsUpscaling: allowsUpscaling, filter: filter,
-            linearLight: linearLight)
+            linearLight: linearLight, colorConversion: nil)
     }
 
     private static func box(_ text: String) -> (width: Int, height: Int)? {

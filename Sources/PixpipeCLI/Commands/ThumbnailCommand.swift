@@ -16,7 +16,12 @@ struct ThumbnailCommand: Command {
         without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
         resizing, and an AVIF 'clap' crop before it) unless --no-orient is given.
         Format: --format \(ImageFormat.writableNames); by default inputs with alpha give PNG, everything
-        else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). The ICC profile and EXIF are kept; --strip drops them.
+        else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). EXIF is kept; --strip drops it.
+        Colour: thumbnails are converted to sRGB through the source's ICC profile (Little CMS) and written
+        without a profile, which every viewer shows right; an untagged source is taken as sRGB and left
+        as it is. --profile p3|adobergb|gray|FILE converts to that space instead and embeds its profile;
+        --keep-profile keeps the source's profile and colours untouched. --intent and --bpc choose the
+        rendering intent. A source profile that cannot be used is dropped with a warning.
         Animations: an animated input (GIF, animated WebP or AVIF) gives its first frame; with --animated every
         frame is resized with one geometry and written as an animation with its delays and loop count, as
         \(ThumbnailSettings.defaultAnimationFormat.rawValue) unless --format names another format that holds
@@ -36,6 +41,7 @@ struct ThumbnailCommand: Command {
           pixpipe thumbnail ~/Photos --out thumbs --size 320
           pixpipe thumbnail a.jpg b.png --out . --fill --size 128 --name '{name}-{width}x{height}.{ext}'
           pixpipe thumbnail comics/ --out thumbs --animated
+          pixpipe thumbnail iphone/ --out thumbs --profile p3
         """
     }
     let options: [OptionSpec] =
@@ -46,6 +52,8 @@ struct ThumbnailCommand: Command {
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            ColorSettings.keepProfileOption,
+        ] + ColorSettings.options + [
             .flag(
                 "animated",
                 help: "Keep every frame of animated inputs, resized, in an animation (default format webp)."),

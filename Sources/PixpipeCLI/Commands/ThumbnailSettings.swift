@@ -39,6 +39,8 @@ struct ThumbnailSettings: Sendable {
         let resize = try ResizeSettings(arguments)
         var options = resize.thumbnailOptions(fallback: .box(Self.defaultSide))
         options.appliesOrientation = !arguments.isSet("no-orient")
+        options.colorConversion = try ColorSettings(arguments).thumbnailConversion(
+            keepsProfile: arguments.isSet("keep-profile"))
         if let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max) {
             options.pixelLimit = maxPixels == 0 ? nil : maxPixels
         }

@@ -24,6 +24,12 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let orientation: Int
     /// The size of the embedded ICC profile in bytes; 0 when there is none.
     let iccProfileBytes: Int
+    /// The embedded profile's description (`Display P3`), when it has one Little CMS can read.
+    let iccDescription: String?
+    /// The embedded profile's colour space (`rgb`, `gray`, `cmyk`, `lab`, `other`), when Little CMS can read it.
+    let iccColorSpace: String?
+    /// Whether the embedded profile describes sRGB (converting to sRGB changes nothing), when it can be read.
+    let iccIsSRGB: Bool?
     /// The PNG `gAMA` value, when present.
     let gamma: Double?
     /// The physical resolution, when the file states one.
@@ -53,6 +59,11 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         interlaced = info.metadata.isInterlaced
         orientation = info.metadata.orientation.rawValue
         iccProfileBytes = info.metadata.iccProfile?.count ?? 0
+        // A profile Little CMS refuses is reported by its size alone: info reads, it does not judge.
+        let profile = info.metadata.iccProfile.flatMap { try? ColorProfile(iccData: $0) }
+        iccDescription = profile.flatMap { $0.profileDescription.isEmpty ? nil : $0.profileDescription }
+        iccColorSpace = profile?.colorSpace.rawValue
+        iccIsSRGB = profile?.isSRGB
         gamma = info.metadata.gamma
         dotsPerInch = info.metadata.dotsPerInch
         cleanAperture = info.metadata.cleanAperture
@@ -78,7 +89,12 @@ struct InfoRecord: Encodable, Sendable, Hashable {
                 "clean aperture \(cleanAperture.width)x\(cleanAperture.height) at \(cleanAperture.x),\(cleanAperture.y)"
             )
         }
-        parts.append(iccProfileBytes > 0 ? "ICC \(iccProfileBytes) bytes" : "no ICC")
+        if iccProfileBytes > 0 {
+            let facts = [iccDescription.map { "'\($0)'" }, iccColorSpace].compactMap { $0 }
+            parts.append("ICC \(iccProfileBytes) bytes" + (facts.isEmpty ? "" : " (\(facts.joined(separator: " ")))"))
+        } else {
+            parts.append("no ICC")
+        }
         if let gamma { parts.append("gamma \(gamma)") }
         if let dotsPerInch { parts.append("\(Self.decimal(dotsPerInch.x))x\(Self.decimal(dotsPerInch.y)) dpi") }
         if frames > 1 {

@@ -15,8 +15,18 @@ public struct ImageMetadata: Sendable, Hashable {
     public var exif: [UInt8]?
     /// The embedded ICC profile, if present.
     public var iccProfile: [UInt8]?
-    /// The file gamma from a PNG `gAMA` chunk (for example 0.45455), reported, never applied.
+    /// The colour code points of an AVIF `nclx` colour box, when the file has one; an ICC profile, when
+    /// present too, is what colour conversion uses.
+    public var cicp: ColorCICP?
+    /// The file gamma from a PNG `gAMA` chunk (for example 0.45455); colour conversion reads it as the
+    /// curve of an untagged image (see ``Image/converted(toColorSpace:options:)``).
     public var gamma: Double?
+    /// Whether the file declares its pixels sRGB outright (a PNG `sRGB` chunk), which wins over `gamma` and
+    /// `chromaticities`.
+    public var declaresSRGB: Bool
+    /// The white point and primaries of a PNG `cHRM` chunk, when present; with `gamma`, what colour conversion
+    /// reads an untagged PNG as.
+    public var chromaticities: Chromaticities?
     /// Physical resolution in dots per inch, where the source states one.
     public var dotsPerInch: Resolution?
     /// Problems the decoder worked around in lenient mode (for example a truncated file).
@@ -27,7 +37,8 @@ public struct ImageMetadata: Sendable, Hashable {
         sourceFormat: ImageFormat? = nil, sourceBitDepth: Int? = nil, isInterlaced: Bool = false,
         orientation: Orientation = .up, exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil,
         gamma: Double? = nil, dotsPerInch: Resolution? = nil, warnings: [DecodeWarning] = [],
-        cleanAperture: PixelRect? = nil
+        cleanAperture: PixelRect? = nil, cicp: ColorCICP? = nil, declaresSRGB: Bool = false,
+        chromaticities: Chromaticities? = nil
     ) {
         self.sourceFormat = sourceFormat
         self.sourceBitDepth = sourceBitDepth
@@ -39,6 +50,9 @@ public struct ImageMetadata: Sendable, Hashable {
         self.dotsPerInch = dotsPerInch
         self.warnings = warnings
         self.cleanAperture = cleanAperture
+        self.cicp = cicp
+        self.declaresSRGB = declaresSRGB
+        self.chromaticities = chromaticities
     }
 
     /// A horizontal and vertical resolution.

@@ -6,6 +6,8 @@ public enum ImageProcessingError: Error, Sendable, Hashable, CustomStringConvert
     case thumbnail(ThumbnailError)
     /// A resize or crop failed.
     case processing(ProcessingError)
+    /// A colour conversion failed (a damaged or unusable ICC profile).
+    case color(ImageColorError)
 
     /// A one-line explanation for people: the underlying error's.
     public var description: String {
@@ -13,6 +15,7 @@ public enum ImageProcessingError: Error, Sendable, Hashable, CustomStringConvert
         case .decoding(let error): error.description
         case .thumbnail(let error): error.description
         case .processing(let error): error.description
+        case .color(let error): error.description
         }
     }
 }

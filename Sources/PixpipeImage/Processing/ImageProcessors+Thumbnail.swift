@@ -12,8 +12,9 @@ extension ImageProcessors {
             self.options = options
         }
 
-        /// `thumbnail(SIZE,mode:M,upscale:B,filter:F,linear:B,orient:B)`, SIZE being `box:WxH`, `width:W` or
-        /// `height:H`; the limits and the thread count change no pixel and are left out.
+        /// `thumbnail(SIZE,mode:M,upscale:B,filter:F,linear:B,orient:B,color:C)`, SIZE being `box:WxH`,
+        /// `width:W` or `height:H`, C `keep` or the conversion's ``ColorConversion/identifier``; the limits
+        /// and the thread count change no pixel and are left out.
         public var identifier: String {
             let size =
                 switch options.size {
@@ -27,7 +28,8 @@ extension ImageProcessors {
                 case .fill: "fill"
                 }
             return "thumbnail(\(size),mode:\(mode),upscale:\(options.allowsUpscaling),filter:\(options.filter.rawValue)"
-                + ",linear:\(options.linearLight),orient:\(options.appliesOrientation))"
+                + ",linear:\(options.linearLight),orient:\(options.appliesOrientation)"
+                + ",color:\(options.colorConversion?.identifier ?? "keep"))"
         }
 
         /// The thumbnail of a decoded image (its orientation is honoured).

@@ -10,12 +10,13 @@ extension ProcessingError {
 
 extension ImageProcessingError {
     /// The short name of the underlying error (see ``ImageDecodingError/shortName``,
-    /// ``ThumbnailError/shortName``, ``ProcessingError/shortName``).
+    /// ``ThumbnailError/shortName``, ``ProcessingError/shortName``, ``ImageColorError/shortName``).
     public var shortName: String {
         switch self {
         case .decoding(let error): error.shortName
         case .thumbnail(let error): error.shortName
         case .processing(let error): error.shortName
+        case .color(let error): error.shortName
         }
     }
 }

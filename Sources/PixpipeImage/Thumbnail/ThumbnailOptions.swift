@@ -59,6 +59,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var strictness: DecodeOptions.Strictness
     /// The most threads one resize uses; `nil` means every core. A batch running one thumbnail per core sets 1.
     public var maximumConcurrency: Int?
+    /// The colour conversion applied to the thumbnail, after resizing (on its few pixels, not the source's);
+    /// `nil` keeps the source's ICC profile and pixels as they are. Default ``ColorConversion/untaggedSRGB``:
+    /// sRGB with no profile, what viewers that ignore profiles show right. A source without a profile is
+    /// taken as sRGB and costs nothing.
+    public var colorConversion: ColorConversion?
 
     /// The default limit on source pixels: 1 gigapixel.
     public static let defaultSourcePixelLimit = 1_000_000_000
@@ -70,7 +75,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         pixelLimit: Int? = DecodeOptions.defaultPixelLimit,
         sourcePixelLimit: Int? = ThumbnailOptions.defaultSourcePixelLimit,
         byteLimit: Int? = DecodeOptions.defaultByteLimit, strictness: DecodeOptions.Strictness = .strict,
-        maximumConcurrency: Int? = nil
+        maximumConcurrency: Int? = nil, colorConversion: ColorConversion? = .untaggedSRGB
     ) {
         self.size = size
         self.mode = mode
@@ -83,6 +88,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         self.byteLimit = byteLimit
         self.strictness = strictness
         self.maximumConcurrency = maximumConcurrency
+        self.colorConversion = colorConversion
     }
 
     /// The options of the final resize.

@@ -15,7 +15,8 @@ import Foundation
 /// let jpeg = try ThumbnailEncoder().encode(thumbnail)
 /// ```
 ///
-/// The result keeps the source's metadata (ICC profile, EXIF with its orientation tag set to 1).
+/// The result is in sRGB with no ICC profile by default (``ThumbnailOptions/colorConversion``), converted
+/// after resizing; it keeps the rest of the source's metadata (EXIF with its orientation tag set to 1).
 public struct Thumbnailer: Sendable {
     /// Size, mode, filter and limits.
     public var options: ThumbnailOptions
@@ -39,7 +40,7 @@ public struct Thumbnailer: Sendable {
             try ThumbnailSourceFile(path: path, byteLimit: options.byteLimit)
         }
         guard let codec = file.codec else { throw .decoding(.unsupportedFormat) }
-        return try codec.thumbnail(.file(file), by: self)
+        return try convertingColor(codec.thumbnail(.file(file), by: self))
     }
 
     /// The thumbnail of image bytes in a buffer the caller owns.
@@ -48,7 +49,7 @@ public struct Thumbnailer: Sendable {
             try DecodeOptions(byteLimit: options.byteLimit).checkBytes(bytes.count)
             return try ImageCodecs.decoder(for: bytes)
         }
-        return try codec.thumbnail(.bytes(bytes), by: self)
+        return try convertingColor(codec.thumbnail(.bytes(bytes), by: self))
     }
 
     /// The thumbnail of an image already decoded (its `metadata.orientation` and `cleanAperture` are honoured).
@@ -56,7 +57,7 @@ public struct Thumbnailer: Sendable {
         let plan = try Plan(
             width: image.width, height: image.height, orientation: image.metadata.orientation,
             cleanAperture: image.metadata.cleanAperture, format: nil, options)
-        return try finish(image, plan: plan)
+        return try convertingColor(finish(image, plan: plan))
     }
 
     /// The DCT scale numerator (M of M/8) for a `width` x `height` JPEG to be resized to `target`.

@@ -46,6 +46,11 @@ typedef struct {
     /// 1 when a gAMA chunk is present; `gamma` is then the file gamma (for example 0.45455).
     int has_gamma;
     double gamma;
+    /// 1 when an sRGB chunk is present: the image is sRGB, whatever gAMA and cHRM say.
+    int has_srgb;
+    /// 1 when a cHRM chunk is present; `chrm` then holds CIE x, y of the white point, red, green and blue.
+    int has_chrm;
+    double chrm[8];
     /// The decompressed iCCP profile, or NULL.
     const uint8_t *icc;
     size_t icc_length;

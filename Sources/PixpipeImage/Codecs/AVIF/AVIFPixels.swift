@@ -59,8 +59,8 @@ enum AVIFPixels {
         }
     }
 
-    /// What libavif read besides the pixels: depth, ICC profile, EXIF, `irot`/`imir` as orientation and
-    /// `clap` as the clean aperture.
+    /// What libavif read besides the pixels: depth, ICC profile, colour code points, EXIF, `irot`/`imir` as
+    /// orientation and `clap` as the clean aperture.
     static func metadata(of avif: avifImage, warnings: [DecodeWarning]) -> ImageMetadata {
         var metadata = ImageMetadata(sourceFormat: .avif, sourceBitDepth: Int(avif.depth), warnings: warnings)
         metadata.orientation = AVIFTransforms.orientation(of: avif)
@@ -70,6 +70,9 @@ enum AVIFPixels {
         if avif.icc.size > 0, let data = avif.icc.data {
             metadata.iccProfile = Array(UnsafeBufferPointer(start: data, count: avif.icc.size))
         }
+        metadata.cicp = ColorCICP(
+            colorPrimaries: Int(avif.colorPrimaries), transferCharacteristics: Int(avif.transferCharacteristics),
+            matrixCoefficients: Int(avif.matrixCoefficients), fullRange: avif.yuvRange == AVIF_RANGE_FULL)
         if avif.exif.size > 0, let data = avif.exif.data {
             metadata.exif = tiffBlock(Array(UnsafeBufferPointer(start: data, count: avif.exif.size)))
         }

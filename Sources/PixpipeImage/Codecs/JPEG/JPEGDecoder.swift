@@ -1,7 +1,7 @@
 /// Decodes JPEG through the system libjpeg-turbo.
 ///
-/// Output is `.gray8` for one-channel files and `.rgb8` for every other (YCbCr, RGB, CMYK, YCCK),
-/// with libjpeg's defaults (ISLOW DCT, fancy upsampling), so full-size pixels equal libjpeg-turbo's
+/// Output is `.gray8` for one-channel files and `.rgb8` for every other (YCbCr, RGB, CMYK, YCCK; CMYK
+/// through its embedded profile, see ``JPEGCMYKConversion``), with libjpeg's defaults (ISLOW DCT, fancy upsampling), so full-size pixels equal libjpeg-turbo's
 /// reference decode. 12-bit and lossless files are refused as unsupported features.
 enum JPEGDecoder {
     /// Rows decoded between two checks for warnings, so strict decoding of damaged data stops early.
@@ -30,13 +30,22 @@ enum JPEGDecoder {
         // Every byte is written by the decoder before the array is used, so it is not zeroed first: that
         // would be one more pass over the whole image (about 4% of a full-size decode).
         let byteCount = width * height * format.bytesPerPixel
+        var cmykConversion = JPEGCMYKConversion.naive
+        if space == .cmyk {
+            let made = JPEGCMYKConversion.make(iccProfile: metadata.iccProfile, inverted: reader.header.saw_adobe != 0)
+            cmykConversion = made.conversion
+            if let warning = made.warning { metadata.warnings.append(warning) }
+            // The pixels are sRGB now; the CMYK profile described the file's samples.
+            metadata.iccProfile = nil
+        }
         var failure: ImageDecodingError?
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             HugePageAdvice.advise(raw)
             do throws(ImageDecodingError) {
                 if space == .cmyk {
-                    try readCMYKRows(reader, into: raw, width: width, height: height, options: options)
+                    try readCMYKRows(
+                        reader, into: raw, width: width, height: height, conversion: cmykConversion, options: options)
                 } else {
                     try readRows(
                         reader, into: raw, stride: width * format.bytesPerPixel, height: height, options: options)
@@ -104,7 +113,7 @@ enum JPEGDecoder {
     /// Decodes CMYK rows into a scratch buffer and converts each batch to RGB into `pixels`, every row of it.
     private static func readCMYKRows(
         _ reader: JPEGReader, into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int,
-        options: DecodeOptions
+        conversion: JPEGCMYKConversion, options: DecodeOptions
     ) throws(ImageDecodingError) {
         let inverted = reader.header.saw_adobe != 0
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * rowsPerBatch, alignment: 1)
@@ -115,7 +124,7 @@ enum JPEGDecoder {
             if read == 0 { throw .corrupt(format: .jpeg, reason: "decoder produced no rows") }
             let target = UnsafeMutableRawBufferPointer(
                 rebasing: pixels[(row * width * 3)..<((row + read) * width * 3)])
-            CMYKConverter.convert(
+            conversion.convert(
                 UnsafeRawBufferPointer(scratch), into: target, pixelCount: width * read, inverted: inverted)
             try options.enforce(reader.warnings, format: .jpeg)
         }

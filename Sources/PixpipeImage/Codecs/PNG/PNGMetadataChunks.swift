@@ -1,9 +1,13 @@
 import CPixpipeImage
 
-/// The metadata chunks of a PNG, copied out of libpng: gAMA, iCCP, eXIf and pHYs.
+/// The metadata chunks of a PNG, copied out of libpng: gAMA, sRGB, cHRM, iCCP, eXIf and pHYs.
 struct PNGMetadataChunks {
     /// The file gamma from gAMA.
     var gamma: Double?
+    /// Whether an sRGB chunk is present.
+    var declaresSRGB: Bool
+    /// The cHRM white point and primaries.
+    var chromaticities: ImageMetadata.Chromaticities?
     /// The decompressed iCCP profile.
     var iccProfile: [UInt8]?
     /// The eXIf payload, a TIFF-structured block.
@@ -16,6 +20,12 @@ struct PNGMetadataChunks {
     /// Copies what the C info holds (its pointers are only valid while the reader lives).
     init(_ info: pxp_png_info) {
         gamma = info.has_gamma != 0 ? info.gamma : nil
+        declaresSRGB = info.has_srgb != 0
+        if info.has_chrm != 0 {
+            let c = info.chrm
+            chromaticities = ImageMetadata.Chromaticities(
+                white: (c.0, c.1), red: (c.2, c.3), green: (c.4, c.5), blue: (c.6, c.7))
+        }
         iccProfile = Self.copy(info.icc, count: info.icc_length)
         exif = Self.copy(info.exif, count: info.exif_length)
         // Unit 1 is PNG_RESOLUTION_METER; unit 0 only gives an aspect ratio, not a resolution.
@@ -28,6 +38,8 @@ struct PNGMetadataChunks {
     /// Fills the chunk-derived fields of `metadata`; orientation comes from the EXIF block.
     func apply(to metadata: inout ImageMetadata) {
         metadata.gamma = gamma
+        metadata.declaresSRGB = declaresSRGB
+        metadata.chromaticities = chromaticities
         metadata.iccProfile = iccProfile
         metadata.exif = exif
         metadata.orientation = exif.flatMap { EXIFReader.orientation(tiff: $0) } ?? .up

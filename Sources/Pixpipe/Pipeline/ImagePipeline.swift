@@ -79,8 +79,8 @@ public final class ImagePipeline: Sendable {
         configuration.imageCache?.image(for: ImageCacheKey(url: url))
     }
 
-    /// What the pipeline has done so far.
-    package var statistics: Statistics {
+    /// What the pipeline has done so far: memory and disk hits, requests, revalidations, decodes.
+    public var statistics: Statistics {
         coordinator.statistics.withLock { $0 }
     }
 

@@ -41,7 +41,7 @@ final class ImagePipelineCoordinator: Sendable {
         self.statistics = statistics
         loader = OriginalDataLoader(
             client: configuration.client, dataCache: configuration.dataCache, policy: configuration.cachePolicy,
-            statistics: statistics)
+            servesStaleOnError: configuration.servesStaleOnError, statistics: statistics)
     }
 
     /// A new task number.

@@ -39,10 +39,16 @@ public final class ImagePipeline: Sendable {
     /// The image `request` describes. Cancelling the calling task cancels the request's share of the work
     /// and throws ``ImagePipelineError/cancelled(url:)``.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
-        if let image = memoryHit(for: request) { return image }
+        try await imageResponse(for: request).image
+    }
+
+    /// The image `request` describes, with where it came from (memory, disk, a revalidation, the network, or
+    /// a stale entry while the origin is down); cancelled as `image(for:)` is.
+    public func imageResponse(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+        if let image = memoryHit(for: request) { return ImageResponse(image: image, source: .memoryCache) }
         let task = startTask(request)
         let result = await withTaskCancellationHandler {
-            await task.result
+            await task.responseResult
         } onCancel: {
             task.cancel()
         }
@@ -52,7 +58,9 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `request` and returns its task, to await, reprioritise or cancel.
     public func imageTask(with request: ImageRequest) -> ImageTask {
         if let image = memoryHit(for: request) {
-            return ImageTask(request: request, id: coordinator.makeTaskID(), result: .success(image))
+            return ImageTask(
+                request: request, id: coordinator.makeTaskID(),
+                result: .success(ImageResponse(image: image, source: .memoryCache)))
         }
         return startTask(request)
     }

@@ -40,7 +40,8 @@ struct OriginalDataLoader: Sendable {
             switch entry.metadata.map({ policy.use($0, now: Date()) }) ?? .fresh {
             case .fresh:
                 statistics.withLock { $0.diskHits += 1 }
-                return .success(DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: false))
+                return .success(
+                    DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: false, origin: .diskCache))
             case .revalidate(let headers):
                 stored = entry
                 conditional = headers
@@ -66,7 +67,8 @@ struct OriginalDataLoader: Sendable {
             let refreshed = metadata.updated(with: response.headers, requestTime: sent, responseTime: received)
             // A cache may lose entries: a failed write costs a later request, not this image.
             try? dataCache?.store(DataCacheEntry(data: stored.data, metadata: refreshed), for: key)
-            return .success(DecodeSource(data: stored.data, metadata: refreshed, isProcessed: false))
+            return .success(
+                DecodeSource(data: stored.data, metadata: refreshed, isProcessed: false, origin: .revalidated))
         }
         let metadata = HTTPCacheMetadata(response: response.metadata, requestTime: sent, responseTime: received)
         if let dataCache {
@@ -77,7 +79,8 @@ struct OriginalDataLoader: Sendable {
                 dataCache.removeEntry(for: key)
             }
         }
-        return .success(DecodeSource(data: response.value, metadata: metadata, isProcessed: false))
+        return .success(
+            DecodeSource(data: response.value, metadata: metadata, isProcessed: false, origin: .network))
     }
 
     /// The stale copy `entry` as the bytes to decode, when `error` says the origin could not be reached and
@@ -90,6 +93,6 @@ struct OriginalDataLoader: Sendable {
         guard servesStaleOnError, error.isOriginUnreachable, let metadata = entry.metadata, metadata.mayServeStale
         else { return nil }
         statistics.withLock { $0.staleServed += 1 }
-        return DecodeSource(data: entry.data, metadata: metadata, isProcessed: false)
+        return DecodeSource(data: entry.data, metadata: metadata, isProcessed: false, origin: .staleOnError)
     }
 }

@@ -20,6 +20,8 @@ import PixpipeImage
 /// requests for one URL make one download; those with the same processing also share one decode. Both
 /// stages wait in bounded queues, most urgent ``ImageRequest/Priority`` first; a task's priority can change
 /// while it waits. Cancelling one caller gives up its share; the download stops when no caller is left.
+/// When the origin cannot be reached, a stale entry serves unless sent with `must-revalidate` or
+/// `no-cache` (``Configuration/servesStaleOnError``); ``imageResponse(for:)`` says where an image came from.
 public final class ImagePipeline: Sendable {
     /// The settings the pipeline was made with.
     public let configuration: Configuration

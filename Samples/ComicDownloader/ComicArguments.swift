@@ -23,7 +23,10 @@ enum ComicArguments {
         Reads a comic site's xkcd-shaped JSON API at BASE_URL and writes a \(ThumbnailStore.size)-pixel JPEG
         thumbnail of every comic into OUT_DIR. The images go through an ImagePipeline with a disk cache, so
         that a second run asks the site only about what is stale (a 304 costs no download); the comics'
-        JSON is read again every run, to find new comics.
+        JSON is read again every run, to find new comics, and a copy kept in the cache. When the site cannot
+        be reached (refused, timed out; not a 5xx), the cached JSON and images stand in, stale or not,
+        unless sent with must-revalidate or no-cache; standard error says how many, and a comic not in
+        the cache is missing.
           --cache DIR       the disk cache of the images' bytes (default: OUT_DIR/\(defaultCacheName))
           --cache-size MB   the most the cache folder holds, least recently used out first (default: \
         \(defaultCacheMegabytes))

@@ -25,6 +25,10 @@ struct ComicCatalog: Sendable {
     var entries: [Entry] = []
     /// The comics that could not be read, in number order.
     var problems: [ComicProblem] = []
+    /// Whether the site could not be reached while reading.
+    var siteIsDown = false
+    /// How many comics' JSON came from the cache because the site could not be reached.
+    var fromCopies = 0
 
     /// A client for `base` whose retries honour `Retry-After` up to ``maxRetryWait``.
     static func client(for base: URL) -> HTTPClient {
@@ -34,16 +38,18 @@ struct ComicCatalog: Sendable {
     }
 
     /// Reads the latest comic (a failure there is the caller's: without it there is no archive), then every
-    /// comic from 1 to its number.
-    static func read(from base: URL, client: HTTPClient) async throws(FetchError) -> ComicCatalog {
-        let latest = try await client.send(Request<Comic>(path: "/info.0.json"))
+    /// comic from 1 to its number, through `reader` (which falls back on its copies when the site is down).
+    static func read(with reader: ComicJSONReader) async throws(FetchError) -> ComicCatalog {
+        var reader = reader
+        let base = reader.base
+        let latest = try await reader.comic(at: "/info.0.json")
         var catalog = ComicCatalog(latest: latest)
         for number in 1...max(1, latest.num) {
             let comic: Comic
             do throws(FetchError) {
                 comic =
                     number == latest.num
-                    ? latest : try await client.send(Request<Comic>(path: "/\(number)/info.0.json"))
+                    ? latest : try await reader.comic(at: "/\(number)/info.0.json")
             } catch {
                 catalog.problems.append(ComicProblem(number: number, jsonError: error))
                 continue
@@ -56,6 +62,8 @@ struct ComicCatalog: Sendable {
             }
             catalog.entries.append(Entry(comic: comic, imageURL: imageURL))
         }
+        catalog.siteIsDown = reader.siteIsDown
+        catalog.fromCopies = reader.fromCopies
         return catalog
     }
 }

@@ -8,7 +8,8 @@ import Pixpipe
 /// the sample. The pipeline's `DataCache` keeps each image's original bytes with their HTTP headers, so a
 /// second run takes a fresh image from the disk with no request, asks the site about a stale one with
 /// `If-None-Match` / `If-Modified-Since` (a `304` reuses the stored bytes), and downloads only what is new,
-/// changed or damaged in the cache. The thumbnail is the request's processing; every run writes each one
+/// changed or damaged in the cache; when the site cannot be reached, a stale image is taken from the cache
+/// unless it was sent with `must-revalidate` or `no-cache` (`servesStaleOnError`). The thumbnail is the request's processing; every run writes each one
 /// again (atomically), so a changed image replaces its thumbnail and a deleted thumbnail comes back.
 struct ThumbnailStore: Sendable {
     /// The thumbnails' box.
@@ -25,7 +26,8 @@ struct ThumbnailStore: Sendable {
     /// A store loading with `client`, keeping original bytes in `cache` (none when `nil`). No memory cache:
     /// each image is asked for once per run.
     init(client: HTTPClient, cache: DataCache?) {
-        pipeline = ImagePipeline(configuration: .init(client: client, imageCache: nil, dataCache: cache))
+        pipeline = ImagePipeline(
+            configuration: .init(client: client, imageCache: nil, dataCache: cache, servesStaleOnError: true))
     }
 
     /// Stores the thumbnails of `entries` into `folder`; returns how many are there and the comics whose
@@ -48,13 +50,19 @@ struct ThumbnailStore: Sendable {
     }
 
     /// What the run's image loads cost, in a line: from the disk cache with no request, revalidated (a
-    /// conditional request answered `304`), or fetched (every other request, failures included).
+    /// conditional request answered `304`), fetched (every other request, failures included), and, only
+    /// when some were, taken stale from the cache because the site could not be reached (their failed
+    /// request not counted as fetched). Public API only: `ImagePipeline.statistics`.
     var costSummary: String {
-        // `statistics` is package-internal (the sample is built in the package); a program outside it would
-        // count the same by asking `DataCache` and `HTTPCachePolicy` about each URL before loading it.
         let statistics = pipeline.statistics
-        return "images: \(statistics.diskHits) from the cache (no request), \(statistics.notModified) revalidated "
-            + "(304 Not Modified), \(statistics.networkRequests - statistics.notModified) fetched"
+        let fetched = statistics.networkRequests - statistics.notModified - statistics.staleServed
+        var line =
+            "images: \(statistics.diskHits) from the cache (no request), \(statistics.notModified) revalidated "
+            + "(304 Not Modified), \(fetched) fetched"
+        if statistics.staleServed > 0 {
+            line += ", \(statistics.staleServed) stale from the cache (the site cannot be reached)"
+        }
+        return line
     }
 
     /// Loads the thumbnail of `entry` and writes it into `folder`; `nil` when it is there, else the problem.

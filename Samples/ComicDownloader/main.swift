@@ -2,7 +2,9 @@
 // API shaped like xkcd's with `Request<Comic>`, then stores a 200-pixel thumbnail of every comic's image,
 // loaded through an `ImagePipeline` whose disk cache (OUT_DIR/.cache, or --cache DIR) makes a second run
 // cost only revalidations: a fresh image no request, a stale one a conditional request answered 304.
-// The JSON is read again every run (it is small, and how new comics are found).
+// The JSON is read again every run (it is small, and how new comics are found); a copy of each is kept in
+// the same cache. When the site cannot be reached (refused, timed out), a stale image and a comic's JSON
+// are taken from the cache unless sent with must-revalidate or no-cache, and the run says how many.
 // Archives have holes and servers bad moments: a missing comic (404) or one whose JSON or image fails for
 // good is reported by number on standard error and the run goes on; a `503` with `Retry-After` is waited
 // out. Exit status 1 when any comic is missing, 0 when every comic up to the latest is a thumbnail.
@@ -60,11 +62,15 @@ case .failure(let error):
 }
 
 let client = ComicCatalog.client(for: base)
+let cache = openCache(in: cacheFolder, sizeLimit: cacheSizeLimit)
 let catalog: ComicCatalog
 do throws(FetchError) {
-    catalog = try await ComicCatalog.read(from: base, client: client)
+    catalog = try await ComicCatalog.read(with: ComicJSONReader(client: client, base: base, cache: cache))
 } catch {
     fail("cannot read the latest comic: \(error)")
+}
+if catalog.siteIsDown {
+    report("the site cannot be reached: \(catalog.fromCopies) comics' JSON from the cache")
 }
 print("latest comic: #\(catalog.latest.num) \(catalog.latest.title)")
 do {
@@ -72,7 +78,7 @@ do {
 } catch {
     fail("cannot create \(folder.relativePath): \(error.localizedDescription)")
 }
-let store = ThumbnailStore(client: client, cache: openCache(in: cacheFolder, sizeLimit: cacheSizeLimit))
+let store = ThumbnailStore(client: client, cache: cache)
 let (stored, imageProblems) = await store.store(catalog.entries, in: folder)
 let problems = (catalog.problems + imageProblems).sorted { $0.number < $1.number }
 for problem in problems { report(problem.description) }

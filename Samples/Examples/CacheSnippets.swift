@@ -3,7 +3,7 @@ import Foundation
 import Pixpipe
 
 /// README: "Image pipeline": a pipeline with a disk cache, asked for an image, a thumbnail, a cached image,
-/// with a completion handler, and a prefetcher.
+/// an image with its source, with a completion handler, and a prefetcher.
 func pipelineSnippet(url: URL, upcoming: [URL]) async throws -> ImagePrefetcher {
     let pipeline = ImagePipeline(
         configuration: .init(dataCache: try DataCache(directory: URL(fileURLWithPath: "cache"), sizeLimit: 500 << 20)))
@@ -11,6 +11,8 @@ func pipelineSnippet(url: URL, upcoming: [URL]) async throws -> ImagePrefetcher 
     let thumbnail = try await pipeline.image(
         for: ImageRequest(url: url, processing: [.thumbnail(ThumbnailOptions(size: .box(256)))], priority: .high))
     if let hit = pipeline.cachedImage(for: url) { print(hit.width) }  // memory only, never waits
+    let response = try await pipeline.imageResponse(for: ImageRequest(url: url))
+    print(response.source, pipeline.statistics.networkRequests)  // .memoryCache ... .staleOnError; counters
     let task = pipeline.loadImage(with: ImageRequest(url: url)) { result in print(result) }
     task.cancel()  // this caller's share only: the download goes on while others want it
     let prefetcher = ImagePrefetcher(pipeline: pipeline)  // low priority; stops when released

@@ -74,8 +74,13 @@ struct ComicDownloaderCacheTests {
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains(Self.costs(cached: 0, revalidated: 0, fetched: 4)), "\(first.errors)")
         #expect(imageRequestCounts() == [1, 1, 1, 1])
+        // One entry per image, and a copy of each comic's JSON (for a run when the site is down).
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.count == 64 }
-        #expect(entries.count == 4)
+        #expect(entries.count == 4 + 4)
+        for number in Self.comics {
+            let url = try #require(URL(string: "/img/\(number).png", relativeTo: server.baseURL)).absoluteURL
+            #expect(entries.contains(DataCache.fileName(for: url.absoluteString)))
+        }
         let written = try thumbnails()
         #expect(written.count == 4)
         try removeThumbnails()

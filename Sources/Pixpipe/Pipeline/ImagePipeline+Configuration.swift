@@ -33,6 +33,12 @@ extension ImagePipeline {
         /// lasts, with no download and no processing, only a decode of the small output; once stale, the
         /// original is revalidated and the output made and stored again.
         public var processedImageEncoding: ImageEncoding?
+        /// Whether a stale disk-cache entry serves when its revalidation fails because the origin cannot be
+        /// reached (a transport failure or a timeout: ``FetchError/isOriginUnreachable``), as RFC 9111 4.2.4
+        /// allows a disconnected cache. Default: `true`. Never for an entry with `must-revalidate` or
+        /// `no-cache`, nor after an answer such as a `5xx` (no `stale-if-error`); the entry stays stale, so
+        /// the next load asks the origin again. Counted in ``Statistics/staleServed``.
+        public var servesStaleOnError: Bool
 
         /// A configuration from its parts; every argument has the documented default (a new ``ImageCache``
         /// with the default limits, no disk cache).
@@ -40,7 +46,7 @@ extension ImagePipeline {
             client: HTTPClient = .shared, imageCache: ImageCache? = ImageCache(), dataCache: DataCache? = nil,
             cachePolicy: HTTPCachePolicy = .http, decodeOptions: DecodeOptions = DecodeOptions(),
             maxConcurrentDownloads: Int = 6, maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-            processedImageEncoding: ImageEncoding? = nil
+            processedImageEncoding: ImageEncoding? = nil, servesStaleOnError: Bool = true
         ) {
             self.client = client
             self.imageCache = imageCache
@@ -50,27 +56,36 @@ extension ImagePipeline {
             self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes)
             self.processedImageEncoding = processedImageEncoding
+            self.servesStaleOnError = servesStaleOnError
         }
     }
 
-    /// Counters of what a pipeline did, for tests and the benchmarks.
-    package struct Statistics: Sendable, Hashable {
+    /// Counters of what a pipeline has done since it was made: what its loads cost.
+    ///
+    /// ```swift
+    /// let statistics = pipeline.statistics
+    /// print(statistics.diskHits, statistics.notModified, statistics.networkRequests - statistics.notModified)
+    /// ```
+    public struct Statistics: Sendable, Hashable {
         /// Requests answered from the memory cache (by `image(for:)`, a task or a prefetch).
-        package var memoryHits = 0
+        public var memoryHits = 0
         /// Downloads answered by a fresh disk-cache entry, with no request.
-        package var diskHits = 0
+        public var diskHits = 0
         /// Processed outputs found fresh in the disk cache (no download, no processing).
-        package var processedDiskHits = 0
-        /// Requests sent (unconditional and conditional).
-        package var networkRequests = 0
+        public var processedDiskHits = 0
+        /// Requests sent (unconditional and conditional, failed ones included; retries are the client's).
+        public var networkRequests = 0
         /// Conditional requests answered `304 Not Modified`.
-        package var notModified = 0
+        public var notModified = 0
+        /// Downloads answered by a stale disk-cache entry because the origin could not be reached
+        /// (``Configuration/servesStaleOnError``); their failed request is also in ``networkRequests``.
+        public var staleServed = 0
         /// Decodes run (each with its processing).
-        package var decodes = 0
+        public var decodes = 0
         /// Transfers cancelled because no caller wanted them any more.
-        package var cancelledTransfers = 0
+        public var cancelledTransfers = 0
 
         /// All zero.
-        package init() {}
+        public init() {}
     }
 }

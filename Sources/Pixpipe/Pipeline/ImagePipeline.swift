@@ -20,6 +20,8 @@ import PixpipeImage
 /// requests for one URL make one download; those with the same processing also share one decode. Both
 /// stages wait in bounded queues, most urgent ``ImageRequest/Priority`` first; a task's priority can change
 /// while it waits. Cancelling one caller gives up its share; the download stops when no caller is left.
+/// When the origin cannot be reached, a stale entry serves unless sent with `must-revalidate` or
+/// `no-cache` (``Configuration/servesStaleOnError``); ``imageResponse(for:)`` says where an image came from.
 public final class ImagePipeline: Sendable {
     /// The settings the pipeline was made with.
     public let configuration: Configuration
@@ -39,10 +41,16 @@ public final class ImagePipeline: Sendable {
     /// The image `request` describes. Cancelling the calling task cancels the request's share of the work
     /// and throws ``ImagePipelineError/cancelled(url:)``.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
-        if let image = memoryHit(for: request) { return image }
+        try await imageResponse(for: request).image
+    }
+
+    /// The image `request` describes, with where it came from (memory, disk, a revalidation, the network, or
+    /// a stale entry while the origin is down); cancelled as `image(for:)` is.
+    public func imageResponse(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+        if let image = memoryHit(for: request) { return ImageResponse(image: image, source: .memoryCache) }
         let task = startTask(request)
         let result = await withTaskCancellationHandler {
-            await task.result
+            await task.responseResult
         } onCancel: {
             task.cancel()
         }
@@ -52,7 +60,9 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `request` and returns its task, to await, reprioritise or cancel.
     public func imageTask(with request: ImageRequest) -> ImageTask {
         if let image = memoryHit(for: request) {
-            return ImageTask(request: request, id: coordinator.makeTaskID(), result: .success(image))
+            return ImageTask(
+                request: request, id: coordinator.makeTaskID(),
+                result: .success(ImageResponse(image: image, source: .memoryCache)))
         }
         return startTask(request)
     }
@@ -79,8 +89,8 @@ public final class ImagePipeline: Sendable {
         configuration.imageCache?.image(for: ImageCacheKey(url: url))
     }
 
-    /// What the pipeline has done so far.
-    package var statistics: Statistics {
+    /// What the pipeline has done so far: memory and disk hits, requests, revalidations, decodes.
+    public var statistics: Statistics {
         coordinator.statistics.withLock { $0 }
     }
 

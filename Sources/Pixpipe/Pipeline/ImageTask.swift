@@ -16,8 +16,8 @@ import PixpipeLocking
 /// task gives up only its share (the download stops when no task wants it any more). A task finishes
 /// exactly once: with its image, an error, or ``ImagePipelineError/cancelled(url:)``.
 public final class ImageTask: Cancellable {
-    typealias Outcome = Result<Image, ImagePipelineError>
-    typealias Completion = @Sendable (Outcome) -> Void
+    typealias Outcome = Result<ImageResponse, ImagePipelineError>
+    typealias Completion = @Sendable (Result<Image, ImagePipelineError>) -> Void
     private typealias Waiter = CheckedContinuation<Outcome, Never>
 
     private struct State {
@@ -72,6 +72,17 @@ public final class ImageTask: Cancellable {
 
     /// The outcome as a `Result`.
     public var result: Result<Image, ImagePipelineError> {
+        get async { await responseResult.map(\.image) }
+    }
+
+    /// The image with where it came from (``ImageResponse/Source``; a task sharing another's download or
+    /// decode is told that job's source); throws as ``image`` does.
+    public var response: ImageResponse {
+        get async throws(ImagePipelineError) { try await responseResult.get() }
+    }
+
+    /// The outcome with the image's source.
+    var responseResult: Outcome {
         get async {
             if let result = state.withLock({ $0.result }) { return result }
             return await withCheckedContinuation { continuation in
@@ -101,7 +112,7 @@ public final class ImageTask: Cancellable {
             state.completions.append((queue, completion))
             return nil
         }
-        if let ready { Self.deliver(ready, on: queue, to: completion) }
+        if let ready { Self.deliver(ready.map(\.image), on: queue, to: completion) }
     }
 
     /// Records the outcome and wakes everyone waiting for it; `false` when the task had finished already.
@@ -119,12 +130,12 @@ public final class ImageTask: Cancellable {
         guard let taken else { return false }
         // Outside the lock: resuming and completion handlers run other code.
         for waiter in taken.0 { waiter.resume(returning: result) }
-        for (queue, completion) in taken.1 { Self.deliver(result, on: queue, to: completion) }
+        for (queue, completion) in taken.1 { Self.deliver(result.map(\.image), on: queue, to: completion) }
         return true
     }
 
     private static func deliver(
-        _ result: Outcome, on queue: DispatchQueue?, to completion: @escaping Completion
+        _ result: Result<Image, ImagePipelineError>, on queue: DispatchQueue?, to completion: @escaping Completion
     ) {
         (queue ?? DispatchQueue.global()).async { completion(result) }
     }

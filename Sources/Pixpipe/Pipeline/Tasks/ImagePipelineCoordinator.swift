@@ -41,7 +41,7 @@ final class ImagePipelineCoordinator: Sendable {
         self.statistics = statistics
         loader = OriginalDataLoader(
             client: configuration.client, dataCache: configuration.dataCache, policy: configuration.cachePolicy,
-            statistics: statistics)
+            servesStaleOnError: configuration.servesStaleOnError, statistics: statistics)
     }
 
     /// A new task number.
@@ -128,7 +128,8 @@ final class ImagePipelineCoordinator: Sendable {
                 // Fresh by its original's metadata; a stale one is remade from the revalidated original.
                 let use = entry.metadata.map { self.cachePolicy.use($0, now: Date()) } ?? .fresh
                 if use == .fresh {
-                    found = DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: true)
+                    found = DecodeSource(
+                        data: entry.data, metadata: entry.metadata, isProcessed: true, origin: .diskCache)
                     self.statistics.withLock { $0.processedDiskHits += 1 }
                 }
             }
@@ -159,7 +160,9 @@ final class ImagePipelineCoordinator: Sendable {
             }
             let effects = self.state.withLock { state in
                 var effects = CoordinatorEffects()
-                state.decodeEnded(start.key, generation: start.generation, result: result, effects: &effects)
+                state.decodeEnded(
+                    start.key, generation: start.generation,
+                    result: result.map { ImageResponse(image: $0, source: start.source.origin) }, effects: &effects)
                 return effects
             }
             self.perform(effects)

@@ -4,7 +4,8 @@ import PixpipeLocking
 
 /// Gets the original bytes of a URL the way HTTP caching allows: from the disk cache while fresh, with a
 /// conditional request when stale (a `304` keeps the stored bytes and refreshes their metadata), from the
-/// network otherwise, storing what the policy lets it store.
+/// network otherwise, storing what the policy lets it store; and, when the origin cannot be reached, from a
+/// stale stored copy that allows it (RFC 9111 4.2.4).
 ///
 /// One call per download job, however many callers share it. The disk cache is read and written on the
 /// calling task: an entry is read with one `read` of its size and written as one temporary file renamed,
@@ -16,6 +17,9 @@ struct OriginalDataLoader: Sendable {
     let dataCache: DataCache?
     /// What HTTP's caching headers are allowed to decide.
     let policy: HTTPCachePolicy
+    /// Whether a stale stored copy stands in when the origin cannot be reached (see
+    /// ``ImagePipeline/Configuration/servesStaleOnError``).
+    let servesStaleOnError: Bool
     /// Where loads are counted.
     let statistics: Locked<ImagePipeline.Statistics>
 
@@ -27,13 +31,17 @@ struct OriginalDataLoader: Sendable {
         var stored: DataCacheEntry?
         var conditional = HTTPHeaders()
         var hadEntry = false
+        // The stale copy kept for when the origin cannot be reached, validators or not.
+        var fallback: DataCacheEntry?
         if let dataCache, policy != .never, let entry = dataCache.entry(for: key) {
             hadEntry = true
+            fallback = entry
             // An entry stored without HTTP metadata (by a program, not the pipeline) has nothing to judge by.
             switch entry.metadata.map({ policy.use($0, now: Date()) }) ?? .fresh {
             case .fresh:
                 statistics.withLock { $0.diskHits += 1 }
-                return .success(DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: false))
+                return .success(
+                    DecodeSource(data: entry.data, metadata: entry.metadata, isProcessed: false, origin: .diskCache))
             case .revalidate(let headers):
                 stored = entry
                 conditional = headers
@@ -50,6 +58,7 @@ struct OriginalDataLoader: Sendable {
         do {
             response = try await client.response(for: request)
         } catch {
+            if let fallback, let source = staleSource(fallback, after: error) { return .success(source) }
             return .failure(.fetch(error))
         }
         let received = Date()
@@ -58,7 +67,8 @@ struct OriginalDataLoader: Sendable {
             let refreshed = metadata.updated(with: response.headers, requestTime: sent, responseTime: received)
             // A cache may lose entries: a failed write costs a later request, not this image.
             try? dataCache?.store(DataCacheEntry(data: stored.data, metadata: refreshed), for: key)
-            return .success(DecodeSource(data: stored.data, metadata: refreshed, isProcessed: false))
+            return .success(
+                DecodeSource(data: stored.data, metadata: refreshed, isProcessed: false, origin: .revalidated))
         }
         let metadata = HTTPCacheMetadata(response: response.metadata, requestTime: sent, responseTime: received)
         if let dataCache {
@@ -69,6 +79,20 @@ struct OriginalDataLoader: Sendable {
                 dataCache.removeEntry(for: key)
             }
         }
-        return .success(DecodeSource(data: response.value, metadata: metadata, isProcessed: false))
+        return .success(
+            DecodeSource(data: response.value, metadata: metadata, isProcessed: false, origin: .network))
+    }
+
+    /// The stale copy `entry` as the bytes to decode, when `error` says the origin could not be reached and
+    /// the copy's metadata lets it serve then (no `must-revalidate`, no `no-cache`); `nil` otherwise.
+    ///
+    /// Only an unreachable origin counts (``FetchError/isOriginUnreachable``): a `5xx` is an answer, and RFC
+    /// 9111 lets a cache serve stale on it only where allowed (RFC 5861's `stale-if-error`), which this
+    /// cache does not read. The entry is left as it is, so the next load asks the origin again.
+    private func staleSource(_ entry: DataCacheEntry, after error: FetchError) -> DecodeSource? {
+        guard servesStaleOnError, error.isOriginUnreachable, let metadata = entry.metadata, metadata.mayServeStale
+        else { return nil }
+        statistics.withLock { $0.staleServed += 1 }
+        return DecodeSource(data: entry.data, metadata: metadata, isProcessed: false, origin: .staleOnError)
     }
 }

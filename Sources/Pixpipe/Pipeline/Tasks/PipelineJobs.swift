@@ -10,6 +10,8 @@ struct DecodeSource: Sendable {
     var metadata: HTTPCacheMetadata?
     /// Whether `data` is an already processed output.
     var isProcessed: Bool
+    /// Where the bytes came from, which every caller of the decode is told.
+    var origin: ImageResponse.Source = .network
 }
 
 /// One download shared by every decode that needs the bytes of its URL.
@@ -63,7 +65,7 @@ struct CoordinatorEffects: Sendable {
         let source: DecodeSource
     }
 
-    var finished: [(task: ImageTask, result: Result<Image, ImagePipelineError>)] = []
+    var finished: [(task: ImageTask, result: Result<ImageResponse, ImagePipelineError>)] = []
     var downloads: [(url: URL, generation: UInt64)] = []
     var lookups: [(key: ImageCacheKey, generation: UInt64)] = []
     var decodes: [DecodeStart] = []

@@ -46,7 +46,7 @@ struct PipelineState: Sendable {
             return false
         }
         if let image = cached() {
-            effects.finished.append((task, .success(image)))
+            effects.finished.append((task, .success(ImageResponse(image: image, source: .memoryCache))))
             return true
         }
         nextGeneration += 1
@@ -151,7 +151,7 @@ struct PipelineState: Sendable {
 
     /// The decode of `key` (number `generation`) ended: its tasks finish with the result.
     mutating func decodeEnded(
-        _ key: ImageCacheKey, generation: UInt64, result: Result<Image, ImagePipelineError>,
+        _ key: ImageCacheKey, generation: UInt64, result: Result<ImageResponse, ImagePipelineError>,
         effects: inout CoordinatorEffects
     ) {
         decodeQueue.finish()
@@ -182,7 +182,7 @@ struct PipelineState: Sendable {
     }
 
     private mutating func finishCallers(
-        of job: DecodeJob, with result: Result<Image, ImagePipelineError>, effects: inout CoordinatorEffects
+        of job: DecodeJob, with result: Result<ImageResponse, ImagePipelineError>, effects: inout CoordinatorEffects
     ) {
         for id in job.callers.keys {
             if let caller = callers.removeValue(forKey: id) { effects.finished.append((caller.task, result)) }

@@ -33,6 +33,12 @@ extension ImagePipeline {
         /// lasts, with no download and no processing, only a decode of the small output; once stale, the
         /// original is revalidated and the output made and stored again.
         public var processedImageEncoding: ImageEncoding?
+        /// Body bytes between two attempts at a progressive-JPEG preview (``ImageRequest/onPreview``);
+        /// an attempt decodes only when a scan completed. Default: 16 KiB.
+        public var previewByteInterval = 16 << 10
+        /// Previews are decoded at the smallest DCT scale whose longer side is at least this; `nil` decodes
+        /// them at full size. Default: 512.
+        public var previewMaxPixelSize: Int? = 512
 
         /// A configuration from its parts; every argument has the documented default (a new ``ImageCache``
         /// with the default limits, no disk cache).

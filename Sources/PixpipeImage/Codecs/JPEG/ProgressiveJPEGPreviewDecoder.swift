@@ -39,6 +39,9 @@ public struct ProgressiveJPEGPreviewDecoder: Sendable {
     /// Whether the bytes seen so far are known to be of a progressive JPEG; false until the frame header.
     public var isProgressive: Bool { tracker.isProgressive == true }
 
+    /// Whether the bytes seen so far show that no preview will ever come (a baseline JPEG, another format).
+    public var givesNoPreviews: Bool { tracker.isProgressive == false }
+
     /// The preview for `bytes` (everything received so far, which must begin with the bytes given before),
     /// or nil when no scan completed since the last preview or the data is not a progressive JPEG.
     ///

@@ -57,6 +57,26 @@ struct ImagePipelinePreviewTests {
         #expect(server.requestCount("/p.jpg") == 1)
     }
 
+    @Test("Leaving the stream at the first preview cancels the download")
+    func leavingCancels() async throws {
+        let body = try jpeg(progressive: true)
+        // Slow enough that the first preview comes long before the last byte.
+        server.route("/slow.jpg", .trickle(body: body, chunkSize: 1024, interval: 0.2))
+        let pipeline = pipeline()
+        var first: ImageLoadEvent?
+        for try await event in pipeline.images(for: ImageRequest(url: server.url("/slow.jpg"))) {
+            first = event
+            break
+        }
+        guard case .preview = first else {
+            Issue.record("the first event is not a preview")
+            return
+        }
+        #expect(await eventually { pipeline.pendingTaskCount == 0 })
+        #expect(await eventually { pipeline.statistics.cancelledTransfers == 1 })
+        #expect(pipeline.statistics.decodes == 0, "no final decode")
+    }
+
     @Test("A baseline JPEG gives the final image only")
     func baselineNoPreviews() async throws {
         server.route("/b.jpg", .trickle(body: try jpeg(progressive: false), chunkSize: 2048, interval: 0.01))

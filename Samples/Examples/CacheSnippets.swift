@@ -21,6 +21,16 @@ func pipelineSnippet(url: URL, upcoming: [URL]) async throws -> ImagePrefetcher 
     return prefetcher
 }
 
+/// README: "Image pipeline", progressive previews: each completed scan of a progressive JPEG, then the image.
+func previewSnippet(pipeline: ImagePipeline, url: URL) async throws {
+    for try await event in pipeline.images(for: ImageRequest(url: url)) {
+        switch event {
+        case .preview(let preview): print("preview", preview.width)  // reduced size, unprocessed
+        case .final(let image): print("final", image.width)
+        }
+    }
+}
+
 /// README: "Image pipeline", the caches alone: the bytes of `response` stored and judged by HTTP's rules.
 func cacheSnippet(url: URL, thumbnail: Image, response: Response<Data>, sent: Date, received: Date) throws -> Data? {
     let images = ImageCache()  // decoded images, LRU by bytes of pixels

@@ -39,6 +39,12 @@ extension ImagePipeline {
         /// `no-cache`, nor after an answer such as a `5xx` (no `stale-if-error`); the entry stays stale, so
         /// the next load asks the origin again. Counted in ``Statistics/staleServed``.
         public var servesStaleOnError: Bool
+        /// Body bytes between two attempts at a progressive-JPEG preview (``ImageRequest/onPreview``);
+        /// an attempt decodes only when a scan completed. Default: 16 KiB.
+        public var previewByteInterval = 16 << 10
+        /// Previews are decoded at the smallest DCT scale whose longer side is at least this; `nil` decodes
+        /// them at full size. Default: 512.
+        public var previewMaxPixelSize: Int? = 512
 
         /// A configuration from its parts; every argument has the documented default (a new ``ImageCache``
         /// with the default limits, no disk cache).

@@ -40,6 +40,14 @@ public struct ImageRequest: Sendable {
     /// Called as the original bytes arrive from the network (not for cache hits), on an arbitrary thread.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
 
+    /// Opts in to previews of a progressive JPEG while it downloads: called with each one, in order and
+    /// before the final image, on an arbitrary thread. See ``ImagePipeline/images(for:)``.
+    ///
+    /// Previews are decoded at a reduced DCT scale (``ImagePipeline/Configuration/previewMaxPixelSize``),
+    /// without the request's processing, and never cached. Only a download started by a request that asked
+    /// for previews makes them; every caller sharing it that asked receives them.
+    public var onPreview: (@Sendable (Image) -> Void)?
+
     /// A request for `url` after `processing`, at `priority`.
     public init(
         url: URL, processing: [any ImageProcessing] = [], priority: Priority = .normal,

@@ -20,6 +20,10 @@ final class ImagePipelineCoordinator: Sendable {
     private let dataCache: DataCache?
     private let loader: OriginalDataLoader
     private let decodeOptions: DecodeOptions
+    /// Bytes between two preview attempts.
+    private let previewByteInterval: Int
+    /// The longer side previews are decoded at, at least.
+    private let previewMaxPixelSize: Int?
     private let cachePolicy: HTTPCachePolicy
     /// How processed outputs are stored on the disk; `nil` when they are not (or there is no disk cache).
     private let processedEncoding: ImageEncoding?
@@ -33,6 +37,8 @@ final class ImagePipelineCoordinator: Sendable {
         imageCache = configuration.imageCache
         dataCache = configuration.dataCache
         decodeOptions = configuration.decodeOptions
+        previewByteInterval = configuration.previewByteInterval
+        previewMaxPixelSize = configuration.previewMaxPixelSize
         cachePolicy = configuration.cachePolicy
         processedEncoding =
             configuration.dataCache != nil && configuration.cachePolicy != .never
@@ -99,10 +105,13 @@ final class ImagePipelineCoordinator: Sendable {
 
     private func startDownload(_ url: URL, generation: UInt64) {
         let loader = self.loader
+        let observer = makePreviewObserver(url, generation: generation)
         let transfer = Task {
-            let result = await loader.load(url) { progress in
+            let result = await loader.load(url, observer: observer) { progress in
                 self.reportProgress(progress, url: url, generation: generation)
             }
+            // Every preview is delivered before the final decode can start.
+            await observer?.close()
             let effects = self.state.withLock { state in
                 var effects = CoordinatorEffects()
                 state.downloadEnded(url, generation: generation, result: result, effects: &effects)
@@ -113,6 +122,19 @@ final class ImagePipelineCoordinator: Sendable {
         let recorded = state.withLock { $0.recordTransfer(transfer, for: url, generation: generation) }
         // Cancelled between the decision to start and now: nobody wants the bytes.
         if !recorded { transfer.cancel() }
+    }
+
+    /// An observer making previews for the download, when a caller waiting for it asked for them.
+    private func makePreviewObserver(_ url: URL, generation: UInt64) -> ProgressivePreviewObserver? {
+        guard !state.withLock({ $0.previewHandlers(for: url, generation: generation) }).isEmpty else { return nil }
+        let options = decodeOptions
+        let maxPixelSize = previewMaxPixelSize
+        return ProgressivePreviewObserver(byteInterval: previewByteInterval) {
+            ProgressiveJPEGPreviewDecoder(options: options, maxPixelSize: maxPixelSize)
+        } deliver: { preview in
+            let handlers = self.state.withLock { $0.previewHandlers(for: url, generation: generation) }
+            for handler in handlers { handler(preview) }
+        }
     }
 
     private func reportProgress(_ progress: TransferProgress, url: URL, generation: UInt64) {

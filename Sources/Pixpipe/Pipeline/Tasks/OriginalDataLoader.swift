@@ -23,8 +23,11 @@ struct OriginalDataLoader: Sendable {
     /// Where loads are counted.
     let statistics: Locked<ImagePipeline.Statistics>
 
-    /// The bytes of `url`; `progress` sees a network body as it arrives.
-    func load(_ url: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async -> Result<
+    /// The bytes of `url`; `progress` and `observer` see a network body as it arrives.
+    func load(
+        _ url: URL, observer: (any ResponseBodyObserver)? = nil,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async -> Result<
         DecodeSource, ImagePipelineError
     > {
         let key = url.absoluteString
@@ -52,6 +55,7 @@ struct OriginalDataLoader: Sendable {
         var request = Request<Data>(url: url, headers: conditional)
         if stored != nil { request.acceptableStatusCodes.insert(304) }
         request.onProgress = progress
+        request.bodyObserver = observer
         statistics.withLock { $0.networkRequests += 1 }
         let sent = Date()
         let response: Response<Data>

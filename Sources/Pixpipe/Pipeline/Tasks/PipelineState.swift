@@ -181,6 +181,19 @@ struct PipelineState: Sendable {
         return handlers
     }
 
+    /// The preview handlers of every caller waiting for the download of `url` at `generation`.
+    func previewHandlers(for url: URL, generation: UInt64) -> [@Sendable (Image) -> Void] {
+        guard let download = downloads[url], download.generation == generation else { return [] }
+        var handlers: [@Sendable (Image) -> Void] = []
+        for key in download.decodes {
+            guard let job = decodes[key] else { continue }
+            for id in job.callers.keys {
+                if let handler = callers[id]?.task.request.onPreview { handlers.append(handler) }
+            }
+        }
+        return handlers
+    }
+
     private mutating func finishCallers(
         of job: DecodeJob, with result: Result<ImageResponse, ImagePipelineError>, effects: inout CoordinatorEffects
     ) {

@@ -79,6 +79,10 @@ struct SampleCodec: Sendable {
     /// Converts `width` working pixels at `source` into stored bytes at `destination`: unpremultiplies,
     /// clamps to 0...1 (filters with negative lobes overshoot), re-encodes sRGB, and rounds.
     func encodeRow(_ source: UnsafePointer<Float>, width: Int, into destination: UnsafeMutableRawPointer) {
+        if !isSixteenBit && !hasAlpha && !linearLight {
+            Self.encodePlain8(source, count: width * channels, into: destination)
+            return
+        }
         let maximum: Float = isSixteenBit ? 65535 : 255
         let colourChannels = hasAlpha ? channels - 1 : channels
         SRGBTransfer.encodedFromLinear.withUnsafeBufferPointer { encodeTable in
@@ -103,6 +107,26 @@ struct SampleCodec: Sendable {
                     store(value * maximum, at: pixel * channels + channel, in: destination)
                 }
             }
+        }
+    }
+
+    /// The common case of ``encodeRow(_:width:into:)``: 8-bit samples, no alpha, no linear light, with the
+    /// same clamping and rounding as the general loop but no per-sample branches on the format and no
+    /// checked float-to-integer conversion (the general loop took about 25 instructions a sample).
+    ///
+    /// `UInt8(x)` truncates; for x in 0.5...255.5 that is floor(x), computed here in floats, exactly:
+    /// adding 2^23 rounds x to the nearest integer (the float's last bit is then worth 1), one is taken
+    /// off when that rounded up, and the integer is then the low byte of `floor + 2^23`'s bit pattern.
+    private static func encodePlain8(
+        _ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        let bytes = destination.assumingMemoryBound(to: UInt8.self)
+        let magic: Float = 8_388_608
+        for index in 0..<count {
+            let value = min(max(source[index], 0), 1) * 255 + 0.5
+            let nearest = (value + magic) - magic
+            let floor = nearest > value ? nearest - 1 : nearest
+            bytes[index] = UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
         }
     }
 

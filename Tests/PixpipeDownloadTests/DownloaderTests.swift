@@ -34,6 +34,25 @@ struct DownloaderTests {
         #expect(records(events)[2]?.format == "jpeg")
     }
 
+    @Test("One .started event per item by default, none with reportsStarts off, the same items stored")
+    func startEventsOnRequest() async throws {
+        let server = try TestHTTPServer()
+        let jpeg = Bodies.jpeg()
+        server.route("/a.jpg", .respond(body: jpeg))
+        server.route("/b.jpg", .respond(body: jpeg))
+        let items = [DownloadItem(url: server.url("/a.jpg")), DownloadItem(url: server.url("/b.jpg"))]
+        for reportsStarts in [true, false] {
+            let folder = TemporaryFolder()
+            var options = testOptions(folder)
+            options.reportsStarts = reportsStarts
+            let events = await collectEvents(Downloader(options: options), items)
+            let starts = events.filter { if case .started = $0 { true } else { false } }.count
+            #expect(starts == (reportsStarts ? 2 : 0))
+            #expect(summary(events) == DownloadSummary(ok: 2, bytes: 2 * jpeg.count))
+            #expect(folder.imageNames() == ["a.jpg", "b.jpg"])
+        }
+    }
+
     @Test("At most perHostConcurrency transfers per host and concurrency in all, as the server sees them")
     func concurrencyLimits() async throws {
         let server = try TestHTTPServer()

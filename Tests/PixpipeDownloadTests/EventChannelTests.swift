@@ -50,4 +50,31 @@ struct EventChannelTests {
         channel.finish()
         #expect(await channel.next() == nil)
     }
+
+    @Test("nextBatch takes every buffered event in order, at most its limit, and nil after the end")
+    func batchesInOrder() async {
+        let channel = EventChannel(capacity: 64)
+        await channel.send(contentsOf: (0..<10).map(event))
+        channel.finish()
+        var batches: [[Int]] = []
+        while let batch = await channel.nextBatch(limit: 4) { batches.append(batch.map { index(of: $0) ?? -1 }) }
+        #expect(batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]])
+    }
+
+    @Test("nextBatch waits for the first event, and taking a full buffer lets a waiting sender go on")
+    func batchReleasesSenders() async {
+        let channel = EventChannel(capacity: 3)
+        let sender = Task {
+            await channel.send(contentsOf: (0..<20).map(event))
+            channel.finish()
+        }
+        var received: [Int] = []
+        while let batch = await channel.nextBatch(limit: 100) {
+            // The first event may be handed over directly, the rest come from the buffer of 3.
+            #expect(!batch.isEmpty && batch.count <= 4)
+            received += batch.map { index(of: $0) ?? -1 }
+        }
+        await sender.value
+        #expect(received == Array(0..<20))
+    }
 }

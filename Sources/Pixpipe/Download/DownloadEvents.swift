@@ -48,6 +48,17 @@ public struct DownloadEvents: AsyncSequence, Sendable {
                 lease.task.cancel()
             }
         }
+
+        /// The next event and those already waiting behind it, in order (at most `limit`), or `nil` after
+        /// `.stopped`: for a consumer that does its output once per batch rather than once per event.
+        public mutating func nextBatch(limit: Int = 256) async -> [DownloadEvent]? {
+            let lease = self.lease
+            return await withTaskCancellationHandler {
+                await lease.channel.nextBatch(limit: Swift.max(1, limit))
+            } onCancel: {
+                lease.task.cancel()
+            }
+        }
     }
 }
 

@@ -73,6 +73,9 @@ public struct DownloadOptions: Sendable {
     /// Whether `.progress` events are sent as body bytes arrive (the default). A consumer that draws no
     /// progress turns them off: the batch then builds and queues no event per chunk.
     public var reportsProgress: Bool = true
+    /// Whether a `.started` event is sent as each item's first transfer begins (the default). A consumer that
+    /// shows nothing in flight turns them off: the batch then sends one event per item instead of two.
+    public var reportsStarts: Bool = true
 
     /// Options with every default, writing to `outputDirectory`.
     public init(outputDirectory: URL) {

@@ -152,6 +152,23 @@ final class EventChannel: Sendable {
         }
     }
 
+    /// The next event and those buffered behind it (at most `limit` in all), or `nil` after the last one.
+    ///
+    /// One lock for the batch after the first event, and every producer waiting for room is let go at once:
+    /// a consumer that writes its output once per batch makes one system call for many items.
+    func nextBatch(limit: Int) async -> [DownloadEvent]? {
+        guard let first = await next() else { return nil }
+        var batch = [first]
+        let producers: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            while batch.count < limit, let event = state.popFirst() { batch.append(event) }
+            defer { state.producers = [] }
+            return state.producers
+        }
+        // A producer let go finds room or parks again: waking all is simpler than counting the room made.
+        for producer in producers { producer.resume() }
+        return batch
+    }
+
     /// Hands `event` to the waiting consumer or buffers it; `false` when the buffer is full.
     /// An event sent after the consumer left (or after the end) counts as delivered and is dropped.
     private func tryDeliver(_ event: DownloadEvent) -> Bool {

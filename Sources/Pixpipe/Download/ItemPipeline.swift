@@ -55,7 +55,7 @@ struct ItemPipeline: Sendable {
         let result = await network.withSlot(key: "\(url.host ?? ""):\(url.port ?? -1)") {
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
-                await events.send(.started(index: job.index, url: url))
+                if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
             }
             return await fetch(
                 url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored)

@@ -8,90 +8,104 @@ extension ManifestRecord {
     /// batch of small files spends outside the transfers. `JSONDecoder` reads these lines back (tested
     /// on records holding quotes, control characters and non-ASCII text).
     var jsonLine: Data {
-        var line = "{"
-        line.reserveCapacity(256)
-        var first = true
-        func key(_ name: String) {
-            if !first { line += "," }
-            first = false
-            line += "\"\(name)\":"
-        }
-        func string(_ name: String, _ value: String?) {
-            guard let value else { return }
-            key(name)
-            Self.appendQuoted(value, to: &line)
-        }
-        func integer(_ name: String, _ value: Int?) {
-            guard let value else { return }
-            key(name)
-            line += String(value)
-        }
-        string("url", url)
-        string("name", name)
-        string("status", status.rawValue)
-        integer("httpStatus", httpStatus)
-        integer("bytes", bytes)
-        string("sha256", sha256)
-        integer("width", width)
-        integer("height", height)
-        string("format", format)
-        integer("attempts", attempts)
-        key("elapsed")
+        var line = JSONLineBytes()
+        line.string("url", url)
+        line.string("name", name)
+        line.string("status", status.rawValue)
+        line.integer("httpStatus", httpStatus)
+        line.integer("bytes", bytes)
+        line.string("sha256", sha256)
+        line.integer("width", width)
+        line.integer("height", height)
+        line.string("format", format)
+        line.integer("attempts", attempts)
+        line.key("elapsed")
         // Shortest round-tripping form; a batch never records an infinite or NaN duration.
-        line += elapsed.isFinite ? "\(elapsed)" : "0"
-        string("error", error)
-        string("errorKind", errorKind)
+        line.bytes.append(contentsOf: (elapsed.isFinite ? elapsed.description : "0").utf8)
+        line.string("error", error)
+        line.string("errorKind", errorKind)
         // Last, so the keys before it keep their order; left out when empty, as JSONEncoder leaves out nil.
         if let warnings, !warnings.isEmpty {
-            key("warnings")
-            line += "["
+            line.key("warnings")
+            line.bytes.append(UInt8(ascii: "["))
             for (index, warning) in warnings.enumerated() {
-                if index > 0 { line += "," }
-                Self.appendQuoted(warning, to: &line)
+                if index > 0 { line.bytes.append(UInt8(ascii: ",")) }
+                Self.appendQuoted(warning, to: &line.bytes)
             }
-            line += "]"
+            line.bytes.append(UInt8(ascii: "]"))
         }
         // The validators after everything else, for the same reason.
-        string("etag", etag)
-        string("lastModified", lastModified)
-        line += "}\n"
-        return Data(line.utf8)
+        line.string("etag", etag)
+        line.string("lastModified", lastModified)
+        line.bytes.append(contentsOf: "}\n".utf8)
+        return Data(line.bytes)
     }
 
     /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
-    private static func appendQuoted(_ text: String, to line: inout String) {
-        line += "\""
-        // Every character that needs an escape is ASCII, so one look at the UTF-8 finds the usual text
-        // (URLs, names, hashes) that needs none, which is then appended whole: scalar by scalar, five
-        // strings per record cost a sixth of the instructions of storing a small file with --no-verify.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            line += text
-            line += "\""
-            return
-        }
-        var plainStart = text.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = text.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String? =
-                switch scalar {
-                case "\"": "\\\""
-                case "\\": "\\\\"
-                case "\n": "\\n"
-                case "\r": "\\r"
-                case "\t": "\\t"
-                case _ where scalar.value < 0x20: String(format: "\\u%04x", scalar.value)
-                default: nil
-                }
-            if let escape {
-                line.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                line += escape
-                plainStart = scalars.index(after: index)
+    fileprivate static func appendQuoted(_ text: String, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\""))
+        // Every byte that needs an escape is ASCII and no UTF-8 sequence of another character contains one,
+        // so the text is copied byte by byte and only those bytes are replaced: the usual text (URLs, names,
+        // hashes) needs none and goes in with one copy.
+        var text = text
+        text.withUTF8 { utf8 in
+            var plainStart = 0
+            for (index, byte) in utf8.enumerated() where needsEscape(byte) {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
+                line.append(contentsOf: escape(byte))
+                plainStart = index + 1
             }
-            index = scalars.index(after: index)
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart...]))
         }
-        line.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-        line += "\""
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` must be escaped in a JSON string: a quote, a backslash or a control character.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The JSON escape of a byte that needs one (a quote, a backslash or a control character).
+    private static func escape(_ byte: UInt8) -> [UInt8] {
+        switch byte {
+        case UInt8(ascii: "\""): return Array("\\\"".utf8)
+        case UInt8(ascii: "\\"): return Array("\\\\".utf8)
+        case UInt8(ascii: "\n"): return Array("\\n".utf8)
+        case UInt8(ascii: "\r"): return Array("\\r".utf8)
+        case UInt8(ascii: "\t"): return Array("\\t".utf8)
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            return Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        }
+    }
+}
+
+/// A JSON object's bytes as they are built: keys in the order given, absent values left out.
+private struct JSONLineBytes {
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var first = true
+
+    init() {
+        bytes.reserveCapacity(384)
+    }
+
+    mutating func key(_ name: StaticString) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: "\":".utf8)
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        ManifestRecord.appendQuoted(value, to: &bytes)
+    }
+
+    mutating func integer(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
     }
 }

@@ -14,6 +14,8 @@ struct FetchEventReporter {
     /// Bytes received by items still in flight, by index; finished items move to `finishedBytes`.
     private var inFlight: [Int: Int] = [:]
     private var finishedBytes = 0
+    /// Result lines not written yet: written by ``flushOutput()``, once per batch of events.
+    private var pendingOutput = ""
 
     /// A reporter for a run expected to finish `expected` items.
     init(settings: FetchSettings, console: Console, expected: Int) {
@@ -30,7 +32,7 @@ struct FetchEventReporter {
         case .started(let index, let url):
             inFlight[index] = 0
             if settings.json {
-                console.printLine(encoder.line(for: FetchEventRecord.started(index: index, url: url.absoluteString)))
+                queueLine(encoder.line(for: FetchEventRecord.started(index: index, url: url.absoluteString)))
             }
         case .progress(let index, let received, _):
             if inFlight[index] != nil { inFlight[index] = received }
@@ -47,9 +49,22 @@ struct FetchEventReporter {
         self.bar = bar
     }
 
-    /// Clears the progress bar.
+    /// Writes the result lines of the events reported since the last call, in one write.
+    mutating func flushOutput() {
+        guard !pendingOutput.isEmpty else { return }
+        console.printLine(pendingOutput, terminator: "")
+        pendingOutput.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is left and clears the progress bar.
     mutating func finish() {
+        flushOutput()
         bar?.clear()
+    }
+
+    private mutating func queueLine(_ line: String) {
+        pendingOutput += line
+        pendingOutput += "\n"
     }
 
     private mutating func finished(index: Int, record: ManifestRecord) {
@@ -62,9 +77,9 @@ struct FetchEventReporter {
             console.error(String(message.prefix { $0 != "\n" }), context: "fetch")
         }
         if settings.json {
-            console.printLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
+            queueLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
         } else if record.status == .ok, let name = record.name {
-            console.printLine(folderPrefix + name)
+            queueLine(folderPrefix + name)
         }
     }
 }

@@ -107,9 +107,15 @@ struct FetchRunner: Sendable {
         defer { interrupt.cancel() }
         var reporter = FetchEventReporter(settings: settings, console: console, expected: expected)
         var summary = DownloadSummary(stopReason: .cancelled)
-        for await event in events {
-            if case .stopped(let final) = event { summary = final }
-            reporter.report(event)
+        var iterator = events.makeAsyncIterator()
+        // Events come in batches and the batch's lines go out in one write: one system call per batch, not
+        // one per stored file, and a line still appears as soon as its item is reported.
+        while let batch = await iterator.nextBatch() {
+            for event in batch {
+                if case .stopped(let final) = event { summary = final }
+                reporter.report(event)
+            }
+            reporter.flushOutput()
         }
         reporter.finish()
         let outcome = FetchOutcome(

@@ -66,6 +66,8 @@ struct FetchSettings: Sendable {
         options.fileSync = arguments.isSet("fsync-each") ? .eachFile : .atEnd
         // Progress events feed only the bar, drawn when standard error is a terminal (see FetchEventReporter).
         options.reportsProgress = FetchProgressBar.isTerminal
+        // `.started` feeds the bar's bytes in flight and the JSON lines; otherwise it is a wasted event per item.
+        options.reportsStarts = FetchProgressBar.isTerminal || arguments.isSet("json")
         options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
         self.options = options
     }

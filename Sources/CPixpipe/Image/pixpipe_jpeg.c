@@ -297,6 +297,7 @@ int pxp_jpeg_decoder_configure(
     pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height) {
     if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
     struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->skips_rows = 0;
     info->scale_num = (unsigned int)numerator;
     info->scale_denom = 8;
     switch (color_space) {

@@ -1,7 +1,7 @@
 /// The parsed command line: `pixpipe-bench SUBCOMMAND FILES... [--quality Q] [--method M] [--scale S] [--warmup N]
 /// [--repeat N]`.
 struct BenchArguments {
-    /// The subcommand: `decode`, `decode-frames`, `encode-jpeg`, `encode-png`, `encode-webp` or `resize`.
+    /// The subcommand: `decode`, `verify`, `decode-frames`, `encode-jpeg`, `encode-png`, `encode-webp` or `resize`.
     var subcommand: String
     /// Input files, in order.
     var files: [String] = []
@@ -25,6 +25,7 @@ struct BenchArguments {
     /// The usage text printed for `--help` and for mistakes.
     static let usage = """
         pixpipe-bench decode FILES...            time decoding every file (from memory)
+        pixpipe-bench verify FILES...            time verifying every file (from memory), as `pixpipe fetch` does
         pixpipe-bench decode-frames FILES...     time decoding every frame of every file (AnimationReader)
         pixpipe-bench encode-jpeg FILE [--quality 85]
         pixpipe-bench encode-png FILE            time encoding the decoded FILE

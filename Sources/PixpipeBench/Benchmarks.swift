@@ -26,6 +26,27 @@ enum Benchmarks {
         return BenchReport(operation: "decode", files: inputs.count, megapixels: megapixels, seconds: seconds)
     }
 
+    /// Verifies every file from memory (``Image/verify(data:options:)``, what `pixpipe fetch` does to each
+    /// body), once per timed run. Megapixels count each image's full size.
+    static func verify(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {
+        let inputs = try arguments.files.map { path throws(BenchError) in (path, try readFile(path)) }
+        var megapixels = 0.0
+        let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
+        let seconds = try stopwatch.measure { () throws(BenchError) in
+            var pixels = 0
+            for (path, data) in inputs {
+                do throws(ImageDecodingError) {
+                    let info = try Image.verify(data: data)
+                    pixels += info.width * info.height
+                } catch {
+                    throw .decoding(path: path, error)
+                }
+            }
+            megapixels = Double(pixels) / 1e6
+        }
+        return BenchReport(operation: "verify", files: inputs.count, megapixels: megapixels, seconds: seconds)
+    }
+
     /// Decodes every frame of every file through ``AnimationReader``, once per timed run: the full-canvas
     /// composited frames a player shows. Megapixels count every frame's canvas.
     static func decodeFrames(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {

@@ -19,6 +19,8 @@ func runBench() throws(BenchError) {
     switch arguments.subcommand {
     case "decode":
         try Benchmarks.decode(arguments).print()
+    case "verify":
+        try Benchmarks.verify(arguments).print()
     case "decode-frames":
         try Benchmarks.decodeFrames(arguments).print()
     case "encode-jpeg":

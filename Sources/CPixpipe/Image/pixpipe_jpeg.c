@@ -149,6 +149,7 @@ struct pxp_jpeg_decoder {
     size_t size;
     int fd;  // >= 0: read this file instead of `data`
     pxp_jpeg_fd_source fd_source;
+    int skips_rows;  // a verifying read may hand rows to jpeg_skip_scanlines (see configure_verification)
 };
 
 static void pxp_jpeg_fd_init(j_decompress_ptr cinfo) { (void)cinfo; }
@@ -296,6 +297,7 @@ int pxp_jpeg_decoder_configure(
     pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height) {
     if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
     struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->skips_rows = 0;
     info->scale_num = (unsigned int)numerator;
     info->scale_denom = 8;
     switch (color_space) {
@@ -304,6 +306,62 @@ int pxp_jpeg_decoder_configure(
     default: info->out_color_space = JCS_RGB; break;
     }
     jpeg_calc_output_dimensions(info);
+    *width = info->output_width;
+    *height = info->output_height;
+    return PXP_JPEG_OK;
+}
+
+// Whether libjpeg's upsampler would accept every component, as it checks each one when it is built for
+// colour output: a component is upsampled by whole factors or the decode fails (JERR_FRACT_SAMPLE_NOTIMPL).
+// A grayscale output skips that check for the chroma components, so a verifying read only drops them where
+// the check would pass. Needs jpeg_calc_output_dimensions first (the per-component DCT scaling).
+static int pxp_jpeg_upsampling_is_integral(j_decompress_ptr info) {
+#if JPEG_LIB_VERSION >= 70
+    const int smallest = info->min_DCT_h_scaled_size;  // libjpeg-turbo scales both directions alike
+#else
+    const int smallest = info->min_DCT_scaled_size;
+#endif
+    if (smallest <= 0) return 0;
+    for (int index = 0; index < info->num_components; index++) {
+        const jpeg_component_info *component = &info->comp_info[index];
+#if JPEG_LIB_VERSION >= 70
+        const int scaled = component->DCT_h_scaled_size;
+#else
+        const int scaled = component->DCT_scaled_size;
+#endif
+        const int h_in = component->h_samp_factor * scaled / smallest;
+        const int v_in = component->v_samp_factor * scaled / smallest;
+        if (h_in <= 0 || v_in <= 0) return 0;
+        if (info->max_h_samp_factor % h_in != 0 || info->max_v_samp_factor % v_in != 0) return 0;
+    }
+    return 1;
+}
+
+int pxp_jpeg_decoder_configure_verification(
+    pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height) {
+    if (pxp_jpeg_decoder_configure(decoder, numerator, color_space, width, height) != PXP_JPEG_OK) {
+        return PXP_JPEG_FAILED;
+    }
+    if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->skips_rows = 0;
+    if (info->out_color_space == JCS_RGB && info->jpeg_color_space == JCS_YCbCr && !info->CCIR601_sampling &&
+        pxp_jpeg_upsampling_is_integral(info)) {
+        // Luma only: libjpeg still entropy-decodes the chroma blocks (the scan interleaves them) but
+        // neither keeps their coefficients nor transforms, upsamples or colour-converts them.
+        info->out_color_space = JCS_GRAYSCALE;
+        jpeg_calc_output_dimensions(info);
+    }
+    if (info->out_color_space != JCS_GRAYSCALE) return PXP_JPEG_OK;
+    // Rows may be skipped where skipping is libjpeg's plainest path: one interleaved Huffman scan, whose
+    // skipped rows are entropy-decoded MCU by MCU with the coefficients dropped, and luma at full
+    // resolution (no upsampling state to carry across skipped rows). Multi-scan files read every scan in
+    // jpeg_start_decompress and arithmetic-coded ones keep the plain read.
+    const jpeg_component_info *luma = &info->comp_info[0];
+    decoder->skips_rows = !info->progressive_mode && !info->arith_code &&
+                          info->comps_in_scan == info->num_components &&
+                          luma->h_samp_factor == info->max_h_samp_factor &&
+                          luma->v_samp_factor == info->max_v_samp_factor;
     *width = info->output_width;
     *height = info->output_height;
     return PXP_JPEG_OK;
@@ -332,6 +390,24 @@ int pxp_jpeg_decoder_read_rows(
         *read = done;
     }
     return PXP_JPEG_OK;
+}
+
+int pxp_jpeg_decoder_discard_rows(
+    pxp_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned int max_rows, unsigned int *done) {
+    *done = 0;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    if (decoder->skips_rows && info->output_scanline < info->output_height) {
+        if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
+        // Never the last row: a skip that reaches the bottom ends the scan without reading the rest.
+        unsigned int skip = max_rows;
+        const unsigned int before_last = info->output_height - 1 - info->output_scanline;
+        if (skip > before_last) skip = before_last;
+        if (skip > 0) *done = jpeg_skip_scanlines(info, skip);
+    }
+    unsigned int read = 0;
+    const int status = pxp_jpeg_decoder_read_rows(decoder, rows, stride, max_rows - *done, &read);
+    *done += read;
+    return status;
 }
 
 unsigned int pxp_jpeg_decoder_next_row(const pxp_jpeg_decoder *decoder) { return decoder->info.output_scanline; }

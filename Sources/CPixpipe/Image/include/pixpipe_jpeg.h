@@ -114,11 +114,23 @@ unsigned char *pxp_jpeg_decoder_copy_icc_profile(pxp_jpeg_decoder *decoder, size
 /// Sets the output scale (`numerator`/8) and colour space, and computes the output size.
 int pxp_jpeg_decoder_configure(
     pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height);
+/// Like `pxp_jpeg_decoder_configure`, for a read that only proves the data whole: a YCbCr file asked
+/// for as RGB is decoded as luma only (grayscale, one sample per pixel), where libjpeg would accept the
+/// RGB decode; on one-scan Huffman files, `pxp_jpeg_decoder_discard_rows` then skips rows. Every
+/// entropy-coded byte is still decoded, with the same warnings and errors.
+int pxp_jpeg_decoder_configure_verification(
+    pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height);
 /// Starts decompression; a progressive file's scans are all read here.
 int pxp_jpeg_decoder_start(pxp_jpeg_decoder *decoder, int *components);
 /// Reads up to `max_rows` rows into `rows` (`stride` bytes apart); sets `*read` to the count.
 int pxp_jpeg_decoder_read_rows(
     pxp_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned int max_rows, unsigned int *read);
+/// Decodes up to `max_rows` rows for a verifying read and drops them; sets `*done` to the count. Rows
+/// that may be skipped (see `pxp_jpeg_decoder_configure_verification`) are entropy-decoded without
+/// being transformed; the others, and always the image's last row, are read into `rows` (room for
+/// `max_rows` rows, `stride` bytes apart).
+int pxp_jpeg_decoder_discard_rows(
+    pxp_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned int max_rows, unsigned int *done);
 /// The next output row index (`output_scanline`).
 unsigned int pxp_jpeg_decoder_next_row(const pxp_jpeg_decoder *decoder);
 /// Reads to the end of the image (EOI).

@@ -25,8 +25,9 @@ struct JPEGCodec: ImageCodec {
         try JPEGDecoder.decode(bytes, options: options)
     }
 
-    /// A 1/8 decode: libjpeg still entropy-decodes every coefficient, so truncation and damage are seen,
-    /// but skips most of the inverse DCT and colour work. The pixel limit keeps its meaning (the image's
+    /// A 1/8 decode that keeps no pixels (``JPEGDecoder/verify(_:options:)``): libjpeg still entropy-decodes
+    /// every coefficient, so truncation and damage are seen, but skips most of the inverse DCT and, for
+    /// YCbCr files, all of the chroma and colour work. The pixel limit keeps its meaning (the image's
     /// full size), though the check decodes far fewer pixels. The warnings are the whole decode's.
     func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
         let reader = try JPEGReader(bytes: bytes, pixelLimit: options.pixelLimit)
@@ -34,7 +35,7 @@ struct JPEGCodec: ImageCodec {
         try options.checkPixels(width: info.width, height: info.height)
         var reduced = options
         reduced.jpegScale = .eighths(1)
-        info.metadata.warnings = try JPEGDecoder.decode(reader, options: reduced).metadata.warnings
+        info.metadata.warnings = try JPEGDecoder.verify(reader, options: reduced)
         return info
     }
 

@@ -5,7 +5,7 @@
 /// reference decode. 12-bit and lossless files are refused as unsupported features.
 enum JPEGDecoder {
     /// Rows decoded between two checks for warnings, so strict decoding of damaged data stops early.
-    private static let rowsPerBatch = 64
+    static let rowsPerBatch = 64
 
     /// Decodes `bytes` at the scale `options.jpegScale` asks for.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
@@ -58,14 +58,7 @@ enum JPEGDecoder {
         }
         if let failure { throw failure }
         var image = Image(width: width, height: height, pixelFormat: format, pixels: pixels)
-        do {
-            try reader.finish()
-        } catch {
-            // Every row is already decoded: in lenient mode a damaged tail is only worth a warning.
-            if options.strictness == .strict { throw error }
-            metadata.warnings.append(JPEGWarningTable.damagedTail.warning(error.description))
-        }
-        try options.enforce(reader.warnings, format: .jpeg)
+        if let damagedTail = try finish(reader, options: options) { metadata.warnings.append(damagedTail) }
         metadata.warnings = reader.warnings + metadata.warnings
         image.metadata = metadata
         return image
@@ -88,8 +81,24 @@ enum JPEGDecoder {
             pixelFormat: reader.outputPixelFormat, metadata: metadata)
     }
 
+    /// Reads to the end of the image once every row is decoded, then applies the strictness to every warning.
+    /// A damaged tail fails in strict mode; in lenient mode it is returned as a warning, for the caller to add
+    /// after libjpeg's own.
+    static func finish(_ reader: JPEGReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodeWarning? {
+        var damagedTail: DecodeWarning?
+        do {
+            try reader.finish()
+        } catch {
+            // Every row is already decoded: in lenient mode a damaged tail is only worth a warning.
+            if options.strictness == .strict { throw error }
+            damagedTail = JPEGWarningTable.damagedTail.warning(error.description)
+        }
+        try options.enforce(reader.warnings, format: .jpeg)
+        return damagedTail
+    }
+
     /// Refuses what the 8-bit library would misread; Debian's build already stops 12-bit in the header.
-    private static func checkPrecision(_ reader: JPEGReader) throws(ImageDecodingError) {
+    static func checkPrecision(_ reader: JPEGReader) throws(ImageDecodingError) {
         let precision = Int(reader.header.data_precision)
         if precision != 8 { throw .unsupportedFeature(format: .jpeg, feature: "\(precision)-bit samples") }
     }

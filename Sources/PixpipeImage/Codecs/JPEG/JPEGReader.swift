@@ -90,6 +90,35 @@ final class JPEGReader {
         return (Int(width), Int(height))
     }
 
+    /// Like ``configure(scaleNumerator:space:)`` for a read that keeps no pixels: a YCbCr file is read as
+    /// luma only where libjpeg would accept its colour decode, so ``start()`` may report one sample per
+    /// pixel instead of three. Read the rows with ``discardRows(into:stride:count:)``.
+    func configureForVerification(scaleNumerator: Int, space: JPEGColorSpace) throws(ImageDecodingError) -> (
+        width: Int, height: Int
+    ) {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        guard
+            pxp_jpeg_decoder_configure_verification(handle, Int32(scaleNumerator), space.code, &width, &height)
+                == PXP_JPEG_OK
+        else { throw failure() }
+        return (Int(width), Int(height))
+    }
+
+    /// Decodes up to `count` rows and drops them; returns how many. Rows are entropy-decoded whether or not
+    /// they reach `scratch` (room for `count` rows, `stride` bytes apart), which only some of them do.
+    func discardRows(into scratch: UnsafeMutableRawBufferPointer, stride: Int, count: Int) throws(ImageDecodingError)
+        -> Int
+    {
+        precondition(scratch.count >= stride * count, "row buffer too small")
+        guard let base = scratch.baseAddress else { return 0 }
+        var done: UInt32 = 0
+        let status = pxp_jpeg_decoder_discard_rows(
+            handle, base.assumingMemoryBound(to: UInt8.self), stride, UInt32(count), &done)
+        guard status == PXP_JPEG_OK else { throw failure() }
+        return Int(done)
+    }
+
     /// Starts decompression and returns the samples per output pixel.
     func start() throws(ImageDecodingError) -> Int {
         var components: Int32 = 0

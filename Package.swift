@@ -13,7 +13,8 @@ func glibcReadsPackedRelocations() -> Bool {
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
         // "glibc 2.36"
-        let numbers = String(cString: buffer).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let numbers = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) }
         guard let numbers, numbers.count >= 2 else { return false }
         return (numbers[0], numbers[1]) >= (2, 36)
     #else
@@ -90,16 +91,24 @@ let package = Package(
         .target(name: "PixpipeLocking"),
         // The only C the project writes, all names prefixed `pxp_`, one target per layer under Sources/CPixpipe
         // so that each layer sees and links only its own libraries (`scripts/check-layers` checks it):
-        // setjmp guards for libpng and libjpeg; Little CMS's error messages captured; wrappers and constants for libcurl; and the system calls
-        // Swift's Glibc module hides (syncfs, thread names), which need no library.
+        // setjmp guards for libpng and libjpeg; Little CMS's error messages captured; wrappers and constants for libcurl;
+        // libavif's functions, loaded on first use; and the system calls Swift's Glibc module hides (syncfs, thread
+        // names, malloc arenas), which need no library.
         .target(
             name: "CPixpipeImage", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2"], path: "Sources/CPixpipe/Image"),
         .target(name: "CPixpipeHTTP", dependencies: ["CLibCurl"], path: "Sources/CPixpipe/HTTP"),
         .target(name: "CPixpipeSystem", path: "Sources/CPixpipe/System"),
+        // libavif behind `pxp_` wrappers, loaded with dlopen on first use on Linux (so that a process that
+        // never meets an AVIF does not load the AV1 codecs behind it); linked as usual elsewhere.
+        .target(
+            name: "CPixpipeAVIF",
+            dependencies: [.target(name: "CLibAVIF", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/AVIF",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CLibAVIF", "CLibLCMS2", "PixpipeLocking"]),
+            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CLibLCMS2", "PixpipeLocking"]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.

@@ -23,14 +23,20 @@ func glibcReadsPackedRelocations() -> Bool {
 }
 
 /// The `pixpipe` executable's link on Linux: lld (shipped in the Swift toolchain) with packed relative
-/// relocations. Without them the dynamic loader reads 1.9 MB of `.rela.dyn` (80,000 entries for the
-/// statically linked Swift runtime and Foundation) at every start; packed, they take 15 KB, and the
-/// 2,000-file fetch of docs/benchmarks.md peaks 2-3 MB lower. Left out where the loader could not read them.
-let packedRelocationFlags: [LinkerSetting] =
+/// relocations, and the functions `pixpipe fetch` runs placed together (`scripts/link-order`). Without the
+/// first the dynamic loader reads 1.9 MB of `.rela.dyn` (80,000 entries for the statically linked Swift
+/// runtime and Foundation) at every start; packed, they take 15 KB. The second makes the code a fetch
+/// runs share pages, where it was spread over 17 MB of `.text`. Together, 5.5 MB less at the peak of the
+/// 2,000-file fetch of docs/benchmarks.md. Left out where the loader could not read packed relocations.
+let pixpipeLinkerSettings: [LinkerSetting] =
     glibcReadsPackedRelocations()
     ? [
         .unsafeFlags(
-            ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+            [
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order/pixpipe.order",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ], .when(platforms: [.linux]))
     ] : []
 
 let package = Package(
@@ -117,7 +123,7 @@ let package = Package(
             dependencies: ["CPixpipeSystem", "CLibCrypto", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
         .executableTarget(
             name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking", "CPixpipeSystem"],
-            linkerSettings: packedRelocationFlags),
+            linkerSettings: pixpipeLinkerSettings),
         // Writes the built-in example images for `scripts/demo`; a compiled example of the API.
         .executableTarget(name: "PixpipeExamples", dependencies: ["Pixpipe"], path: "Samples/Examples"),
         // Times the in-process operations for `scripts/bench` (build with `-c release`).

@@ -66,7 +66,7 @@ final class CurlEasyHandle {
     }
 
     /// The size in bytes of the receive buffer libcurl reads into, per handle (`CURLOPT_BUFFERSIZE`).
-    static let receiveBufferBytes = 100 * 1024
+    static let receiveBufferBytes = 32 * 1024
 
     /// Sets every option a transfer needs; `context` is the pointer the callbacks receive.
     func configure(
@@ -102,8 +102,9 @@ final class CurlEasyHandle {
         try check(pxp_curl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer))
         // No signals from a library running on a background thread (no SIGALRM for DNS timeouts).
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1))
-        // A 100 KiB receive buffer, as the curl tool uses: libcurl's default 16 KiB took two or three
-        // reads and write callbacks for a 30 KB image instead of one.
+        // A 32 KiB receive buffer: libcurl's default 16 KiB took two or three reads and write callbacks
+        // for a 30 KB image instead of one; the curl tool's 100 KiB kept 1.6 MB more at the peak of 32
+        // transfers at once (each handle keeps its buffer) for the same CPU (docs/benchmarks.md).
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes))
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, pxp_curl_http_version_2tls))
         if scheme == "https" {

@@ -1,4 +1,4 @@
-import CLibAVIF
+import CPixpipeAVIF
 
 /// An `avifIO` over bytes whose last top-level box was cut, claiming the length the boxes declare.
 ///

@@ -1,4 +1,4 @@
-import CLibAVIF
+import CPixpipeAVIF
 
 /// One libavif decoder over bytes that outlive it, parsed with the package's limits and strictness.
 ///
@@ -52,7 +52,7 @@ final class AVIFDecoderHandle {
         }
     }
 
-    deinit { avifDecoderDestroy(decoder) }
+    deinit { pxp_avifDecoderDestroy(decoder) }
 
     /// The image libavif describes: the header after parsing, the decoded planes after ``nextImage()``.
     var image: UnsafeMutablePointer<avifImage> { decoder.pointee.image }
@@ -73,11 +73,11 @@ final class AVIFDecoderHandle {
     /// Decodes the next image into ``image``'s planes and returns how long it is shown. Throws the mapped
     /// libavif error; a strict-only refusal here reopens the file non-strict and decodes the same image.
     func nextImage() throws(ImageDecodingError) -> Duration {
-        var result = avifDecoderNextImage(decoder)
+        var result = pxp_avifDecoderNextImage(decoder)
         if result != AVIF_RESULT_OK, isStrict, AVIFFailure.isStrictOnly(diagnostics) {
             let index = decoder.pointee.imageIndex + 1
             try reopenNonStrict(reason: diagnostics)
-            result = avifDecoderNthImage(decoder, UInt32(max(index, 0)))
+            result = pxp_avifDecoderNthImage(decoder, UInt32(max(index, 0)))
         }
         guard result == AVIF_RESULT_OK else { throw failure(result) }
         let seconds = decoder.pointee.imageTiming.duration
@@ -123,17 +123,17 @@ final class AVIFDecoderHandle {
             throw .truncated(format: .avif, reason: "empty input")
         }
         if let cutReader {
-            avifDecoderSetIO(decoder, cutReader.io)
+            pxp_avifDecoderSetIO(decoder, cutReader.io)
         } else {
-            let set = avifDecoderSetIOMemory(decoder, base, bytes.count)
+            let set = pxp_avifDecoderSetIOMemory(decoder, base, bytes.count)
             guard set == AVIF_RESULT_OK else { return set }
         }
-        return avifDecoderParse(decoder)
+        return pxp_avifDecoderParse(decoder)
     }
 
     private func reopenNonStrict(reason: String) throws(ImageDecodingError) {
         let relaxed = try Self.makeDecoder(limits: limits, strict: false)
-        avifDecoderDestroy(decoder)
+        pxp_avifDecoderDestroy(decoder)
         decoder = relaxed
         isStrict = false
         warnings.append(
@@ -150,7 +150,11 @@ final class AVIFDecoderHandle {
     private static func makeDecoder(limits: Limits, strict: Bool) throws(ImageDecodingError)
         -> UnsafeMutablePointer<avifDecoder>
     {
-        guard let decoder = avifDecoderCreate() else {
+        guard let decoder = pxp_avifDecoderCreate() else {
+            // Loaded on first use (Sources/CPixpipe/AVIF): a missing library fails here, not at start-up.
+            if let reason = pxp_avif_load_error() {
+                throw .unsupportedFeature(format: .avif, feature: String(cString: reason))
+            }
             throw .corrupt(format: .avif, reason: "libavif could not create a decoder")
         }
         decoder.pointee.maxThreads = 1

@@ -1,4 +1,4 @@
-import CLibAVIF
+import CPixpipeAVIF
 import Foundation
 
 /// Writes still AVIF images and image sequences with libavif's aom encoder.
@@ -31,8 +31,10 @@ enum AVIFEncoder {
         _ frames: [(image: Image, milliseconds: UInt64)], options: AVIFEncodeOptions, sequence: Bool
     ) throws(ImageEncodingError) -> Data {
         try validate(options)
-        guard let encoder = avifEncoderCreate() else { throw failure("libavif could not create an encoder") }
-        defer { avifEncoderDestroy(encoder) }
+        guard let encoder = pxp_avifEncoderCreate() else {
+            throw failure(pxp_avif_load_error().map { String(cString: $0) } ?? "libavif could not create an encoder")
+        }
+        defer { pxp_avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
         encoder.pointee.speed = Int32(options.speed)
         encoder.pointee.minQuantizer = options.quantizer
@@ -42,14 +44,14 @@ enum AVIFEncoder {
         encoder.pointee.timescale = 1000
         for frame in frames {
             let avif = try makeImage(frame.image, options: options)
-            defer { avifImageDestroy(avif) }
+            defer { pxp_avifImageDestroy(avif) }
             let flags = sequence ? AVIF_ADD_IMAGE_FLAG_NONE.rawValue : AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue
-            let result = avifEncoderAddImage(encoder, avif, frame.milliseconds, flags)
+            let result = pxp_avifEncoderAddImage(encoder, avif, frame.milliseconds, flags)
             guard result == AVIF_RESULT_OK else { throw failure(result, encoder) }
         }
         var output = avifRWData(data: nil, size: 0)
-        defer { avifRWDataFree(&output) }
-        let result = avifEncoderFinish(encoder, &output)
+        defer { pxp_avifRWDataFree(&output) }
+        let result = pxp_avifEncoderFinish(encoder, &output)
         guard result == AVIF_RESULT_OK, let bytes = output.data else { throw failure(result, encoder) }
         return Data(bytes: bytes, count: output.size)
     }
@@ -84,7 +86,7 @@ enum AVIFEncoder {
                 }
             }
         guard
-            let avif = avifImageCreate(
+            let avif = pxp_avifImageCreate(
                 UInt32(image.width), UInt32(image.height), UInt32(options.bitDepth), yuvFormat)
         else { throw failure("libavif could not create an image") }
         avif.pointee.yuvRange = AVIF_RANGE_FULL
@@ -97,7 +99,7 @@ enum AVIFEncoder {
         do {
             try fillPlanes(avif, from: image)
         } catch {
-            avifImageDestroy(avif)
+            pxp_avifImageDestroy(avif)
             throw error
         }
         writeMetadata(image.metadata, to: avif, options: options)
@@ -112,13 +114,13 @@ enum AVIFEncoder {
         let target = PixelFormat(layout: layout, bitsPerSample: image.pixelFormat.bitsPerSample)
         var source = image.pixelFormat == target ? image : image.converted(to: target)
         var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, avif)
+        pxp_avifRGBImageSetDefaults(&rgb, avif)
         rgb.depth = UInt32(target.bitsPerSample)
         rgb.format = layout == .rgba ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
         rgb.rowBytes = UInt32(source.bytesPerRow)
         let result = source.withUnsafeMutableBytes { raw in
             rgb.pixels = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return avifImageRGBToYUV(avif, &rgb)
+            return pxp_avifImageRGBToYUV(avif, &rgb)
         }
         guard result == AVIF_RESULT_OK else { throw failure(result, nil) }
     }
@@ -127,12 +129,12 @@ enum AVIFEncoder {
         _ metadata: ImageMetadata, to avif: UnsafeMutablePointer<avifImage>, options: AVIFEncodeOptions
     ) {
         if options.includesICCProfile, let profile = metadata.iccProfile, !profile.isEmpty {
-            avifImageSetProfileICC(avif, profile, profile.count)
+            pxp_avifImageSetProfileICC(avif, profile, profile.count)
         }
         if options.includesEXIF,
             let exif = EXIFOrientationWriter.block(metadata.exif, orientation: metadata.orientation)
         {
-            avifImageSetMetadataExif(avif, exif, exif.count)
+            pxp_avifImageSetMetadataExif(avif, exif, exif.count)
         }
         // Set after the EXIF block, which libavif also reads an orientation from.
         AVIFTransforms.apply(metadata.orientation, to: &avif.pointee)
@@ -146,7 +148,7 @@ enum AVIFEncoder {
     private static func failure(_ result: avifResult, _ encoder: UnsafeMutablePointer<avifEncoder>?)
         -> ImageEncodingError
     {
-        var reason = String(cString: avifResultToString(result))
+        var reason = String(cString: pxp_avifResultToString(result))
         if let encoder {
             let detail = withUnsafeBytes(of: encoder.pointee.diag.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

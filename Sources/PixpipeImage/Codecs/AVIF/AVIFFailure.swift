@@ -1,11 +1,11 @@
-import CLibAVIF
+import CPixpipeAVIF
 
 /// How libavif's result codes become ``ImageDecodingError`` cases (the decision table is on ``AVIFCodec``).
 enum AVIFFailure {
     /// The typed error for `result`; `truncated` says the file's last top-level box runs past its end,
     /// which makes any refusal a truncation whatever code libavif reached first.
     static func error(_ result: avifResult, diagnostics: String, truncated: Bool) -> ImageDecodingError {
-        let name = String(cString: avifResultToString(result))
+        let name = String(cString: pxp_avifResultToString(result))
         let reason = diagnostics.isEmpty ? name : "\(name): \(diagnostics)"
         if truncated || result == AVIF_RESULT_TRUNCATED_DATA { return .truncated(format: .avif, reason: reason) }
         switch result {

@@ -1,4 +1,4 @@
-import CLibAVIF
+import CPixpipeAVIF
 
 /// Turns libavif's decoded planes into an ``Image`` exactly as `avifdec` writes its PNGs.
 ///
@@ -35,12 +35,12 @@ enum AVIFPixels {
                 copyLuma(avif.pointee, into: buffer, width: width, height: height)
             } else {
                 var rgb = avifRGBImage()
-                avifRGBImageSetDefaults(&rgb, avif)
+                pxp_avifRGBImageSetDefaults(&rgb, avif)
                 rgb.depth = UInt32(format.bitsPerSample)
                 rgb.format = format.layout.hasAlpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
                 rgb.pixels = buffer.baseAddress
                 rgb.rowBytes = UInt32(rowBytes)
-                failure = avifImageYUVToRGB(avif, &rgb)
+                failure = pxp_avifImageYUVToRGB(avif, &rgb)
                 if failure != AVIF_RESULT_OK { buffer.initialize(repeating: 0) }
             }
         }

@@ -1,4 +1,4 @@
-import CLibAVIF
+import CPixpipeAVIF
 
 /// The HEIF `irot` and `imir` properties as an EXIF ``Orientation``, both ways.
 ///
@@ -60,7 +60,7 @@ enum AVIFCleanAperture {
         var crop = avifCropRect()
         var diagnostics = avifDiagnostics()
         guard
-            avifCropRectConvertCleanApertureBox(
+            pxp_avifCropRectConvertCleanApertureBox(
                 &crop, &clap, image.width, image.height, AVIF_PIXEL_FORMAT_YUV444, &diagnostics) != 0,
             crop.width > 0, crop.height > 0
         else {
@@ -90,7 +90,7 @@ enum AVIFCleanAperture {
         var clap = avifCleanApertureBox()
         var diagnostics = avifDiagnostics()
         guard
-            avifCleanApertureBoxConvertCropRect(
+            pxp_avifCleanApertureBoxConvertCropRect(
                 &clap, &crop, image.width, image.height, image.yuvFormat, &diagnostics) != 0
         else { return }
         image.clap = clap

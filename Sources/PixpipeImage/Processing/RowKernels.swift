@@ -21,10 +21,51 @@ enum RowKernels {
     /// Filters one row of `weights.inputSize` pixels into `weights.outputSize` pixels.
     ///
     /// `source` must be followed by four readable floats (zero padding): pixels are loaded as SIMD4
-    /// vectors, and one-channel rows take four taps per load (the padded weights are zero).
+    /// vectors, and one-channel rows take four taps per load (the padded weights are zero). `lanes` holds
+    /// `weights.values` each repeated in four lanes; it is read only when `channels` > 1.
     static func filterHorizontally(
         _ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, weights: ResampleWeights,
-        channels: Int
+        lanes: [SIMD4<Float>], channels: Int
+    ) {
+        if channels == 1 {
+            filterOneChannel(source, into: destination, weights: weights)
+            return
+        }
+        let starts = weights.starts
+        let counts = weights.counts
+        lanes.withUnsafeBufferPointer { buffer in
+            guard let laneBase = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(source)
+            let pixelBytes = channels &* MemoryLayout<Float>.size
+            let outputSize = weights.outputSize
+            for output in 0..<outputSize {
+                // Wrapping arithmetic: offsets stay inside the padded row, and the overflow checks were a
+                // fifth of this loop's instructions. (Two taps per iteration made LLVM mix the lanes with
+                // shuffles: 16 instructions a tap instead of 8.) The products and their order of summation
+                // are those of a broadcast weight, so the result is the same to the bit.
+                var sum = SIMD4<Float>(repeating: 0)
+                var pixel = raw + starts[output] &* pixelBytes
+                var tapWeight = laneBase + output &* weights.stride
+                for _ in 0..<counts[output] {
+                    sum += tapWeight.pointee * pixel.loadUnaligned(as: SIMD4<Float>.self)
+                    pixel += pixelBytes
+                    tapWeight += 1
+                }
+                let out = destination + output &* channels
+                if output &+ 1 < outputSize {
+                    // One vector store; the lanes past this pixel land on the next one, which the next
+                    // output overwrites, so nothing past the row is written.
+                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
+                } else {
+                    for channel in 0..<channels { out[channel] = sum[channel] }
+                }
+            }
+        }
+    }
+
+    /// ``filterHorizontally(_:into:weights:lanes:channels:)`` for one channel: four taps per load.
+    private static func filterOneChannel(
+        _ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, weights: ResampleWeights
     ) {
         let starts = weights.starts
         let counts = weights.counts
@@ -32,40 +73,16 @@ enum RowKernels {
             guard let weightBase = buffer.baseAddress else { return }
             let raw = UnsafeRawPointer(source)
             let floatSize = MemoryLayout<Float>.size
-            let pixelBytes = channels &* floatSize
-            let outputSize = weights.outputSize
-            for output in 0..<outputSize {
+            for output in 0..<weights.outputSize {
                 let start = starts[output]
-                let count = counts[output]
                 let tapWeights = weightBase + output &* weights.stride
-                if channels == 1 {
-                    var sum = SIMD4<Float>(repeating: 0)
-                    for tap in Swift.stride(from: 0, to: count, by: 4) {
-                        let samples = raw.loadUnaligned(
-                            fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
-                        let taps = UnsafeRawPointer(tapWeights + tap).loadUnaligned(as: SIMD4<Float>.self)
-                        sum += samples * taps
-                    }
-                    destination[output] = sum.sum()
-                } else {
-                    // Wrapping arithmetic: offsets stay inside the padded row, and the overflow checks
-                    // were a fifth of this loop's instructions. (Two taps per iteration made LLVM mix
-                    // the lanes with shuffles: 16 instructions a tap instead of 8.)
-                    var sum = SIMD4<Float>(repeating: 0)
-                    var pixel = raw + start &* pixelBytes
-                    for tap in 0..<count {
-                        sum += SIMD4<Float>(repeating: tapWeights[tap]) * pixel.loadUnaligned(as: SIMD4<Float>.self)
-                        pixel += pixelBytes
-                    }
-                    let out = destination + output &* channels
-                    if output &+ 1 < outputSize {
-                        // One vector store; the lanes past this pixel land on the next one, which the next
-                        // output overwrites, so nothing past the row is written.
-                        UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
-                    } else {
-                        for channel in 0..<channels { out[channel] = sum[channel] }
-                    }
+                var sum = SIMD4<Float>(repeating: 0)
+                for tap in Swift.stride(from: 0, to: counts[output], by: 4) {
+                    let samples = raw.loadUnaligned(fromByteOffset: (start + tap) * floatSize, as: SIMD4<Float>.self)
+                    let taps = UnsafeRawPointer(tapWeights + tap).loadUnaligned(as: SIMD4<Float>.self)
+                    sum += samples * taps
                 }
+                destination[output] = sum.sum()
             }
         }
     }

@@ -1,21 +1,15 @@
+import CPixpipeImage
+
 /// The inner loops of resampling, on rows of working floats.
 enum RowKernels {
     /// `destination[i] (+)= weightA * rowA[i] + weightB * rowB[i]` for `i` in `0..<length`; `rowB` may be
-    /// absent, and `overwriting` starts a new sum instead of adding to it. The loops vectorize.
+    /// absent, and `overwriting` starts a new sum instead of adding to it. In C (`pxp_resample_add_rows`)
+    /// for AVX2 when the CPU has it, with the same arithmetic to the bit.
     static func addRows(
         _ rowA: UnsafePointer<Float>, _ weightA: Float, _ rowB: UnsafePointer<Float>?, _ weightB: Float, length: Int,
         into destination: UnsafeMutablePointer<Float>, overwriting: Bool
     ) {
-        switch (rowB, overwriting) {
-        case (let rowB?, true):
-            for index in 0..<length { destination[index] = weightA * rowA[index] + weightB * rowB[index] }
-        case (let rowB?, false):
-            for index in 0..<length { destination[index] += weightA * rowA[index] + weightB * rowB[index] }
-        case (nil, true):
-            for index in 0..<length { destination[index] = weightA * rowA[index] }
-        case (nil, false):
-            for index in 0..<length { destination[index] += weightA * rowA[index] }
-        }
+        pxp_resample_add_rows(rowA, weightA, rowB, weightB, length, destination, overwriting ? 1 : 0)
     }
 
     /// Filters one row of `weights.inputSize` pixels into `weights.outputSize` pixels.

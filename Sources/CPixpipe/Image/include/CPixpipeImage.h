@@ -7,4 +7,5 @@
 #include "pixpipe_png.h"
 #include "pixpipe_jpeg.h"
 #include "pixpipe_lcms.h"
+#include "pixpipe_resample.h"
 #endif

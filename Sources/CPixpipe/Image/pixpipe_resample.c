@@ -55,6 +55,64 @@ __attribute__((target("avx2"))) static void pxp_add_rows_avx2(
     }
 }
 
+// One lane block of `pxp_resample_sum_rows`: 8 floats at `offset`, the taps' pair sums added in order.
+__attribute__((target("avx2"))) static inline __m256 pxp_sum_rows_block8(
+    const float *const *rows, const float *weights, size_t count, size_t offset) {
+    __m256 sum = _mm256_mul_ps(_mm256_broadcast_ss(weights), _mm256_loadu_ps(rows[0] + offset));
+    if (count > 1) {
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_broadcast_ss(weights + 1), _mm256_loadu_ps(rows[1] + offset)));
+    }
+    for (size_t tap = 2; tap < count; tap += 2) {
+        __m256 pair = _mm256_mul_ps(_mm256_broadcast_ss(weights + tap), _mm256_loadu_ps(rows[tap] + offset));
+        if (tap + 1 < count) {
+            pair = _mm256_add_ps(
+                pair, _mm256_mul_ps(_mm256_broadcast_ss(weights + tap + 1), _mm256_loadu_ps(rows[tap + 1] + offset)));
+        }
+        sum = _mm256_add_ps(sum, pair);
+    }
+    return sum;
+}
+
+__attribute__((target("avx2"))) static void pxp_sum_rows_avx2(
+    const float *const *rows, const float *weights, size_t count, size_t length, float *destination) {
+    size_t i = 0;
+    for (; i + 16 <= length; i += 16) {
+        // Two blocks per pass share the broadcasts and the loop over taps.
+        __m256 first = _mm256_mul_ps(_mm256_broadcast_ss(weights), _mm256_loadu_ps(rows[0] + i));
+        __m256 second = _mm256_mul_ps(_mm256_broadcast_ss(weights), _mm256_loadu_ps(rows[0] + i + 8));
+        if (count > 1) {
+            __m256 weight = _mm256_broadcast_ss(weights + 1);
+            first = _mm256_add_ps(first, _mm256_mul_ps(weight, _mm256_loadu_ps(rows[1] + i)));
+            second = _mm256_add_ps(second, _mm256_mul_ps(weight, _mm256_loadu_ps(rows[1] + i + 8)));
+        }
+        for (size_t tap = 2; tap < count; tap += 2) {
+            __m256 weight = _mm256_broadcast_ss(weights + tap);
+            __m256 pairFirst = _mm256_mul_ps(weight, _mm256_loadu_ps(rows[tap] + i));
+            __m256 pairSecond = _mm256_mul_ps(weight, _mm256_loadu_ps(rows[tap] + i + 8));
+            if (tap + 1 < count) {
+                __m256 next = _mm256_broadcast_ss(weights + tap + 1);
+                pairFirst = _mm256_add_ps(pairFirst, _mm256_mul_ps(next, _mm256_loadu_ps(rows[tap + 1] + i)));
+                pairSecond = _mm256_add_ps(pairSecond, _mm256_mul_ps(next, _mm256_loadu_ps(rows[tap + 1] + i + 8)));
+            }
+            first = _mm256_add_ps(first, pairFirst);
+            second = _mm256_add_ps(second, pairSecond);
+        }
+        _mm256_storeu_ps(destination + i, first);
+        _mm256_storeu_ps(destination + i + 8, second);
+    }
+    for (; i + 8 <= length; i += 8) _mm256_storeu_ps(destination + i, pxp_sum_rows_block8(rows, weights, count, i));
+    for (; i < length; i++) {
+        float sum = weights[0] * rows[0][i];
+        if (count > 1) sum = sum + weights[1] * rows[1][i];
+        for (size_t tap = 2; tap < count; tap += 2) {
+            float pair = weights[tap] * rows[tap][i];
+            if (tap + 1 < count) pair = pair + weights[tap + 1] * rows[tap + 1][i];
+            sum = sum + pair;
+        }
+        destination[i] = sum;
+    }
+}
+
 __attribute__((target("avx2"))) static void pxp_widen_u8_avx2(
     const uint8_t *source, size_t count, float scale, float *destination) {
     const __m256 vscale = _mm256_set1_ps(scale);
@@ -85,6 +143,22 @@ void pxp_resample_add_rows(
     } else {
         for (size_t i = 0; i < length; i++) d[i] = d[i] + wa * a[i];
     }
+}
+
+int pxp_resample_sum_rows(
+    const float *const *rows, const float *weights, size_t count, size_t length, float *destination) {
+#if defined(__x86_64__)
+    if (count > 0 && pxp_has_avx2()) {
+        pxp_sum_rows_avx2(rows, weights, count, length, destination);
+        return 1;
+    }
+#endif
+    (void)rows;
+    (void)weights;
+    (void)count;
+    (void)length;
+    (void)destination;
+    return 0;
 }
 
 void pxp_resample_widen_u8(const uint8_t *source, size_t count, float scale, float *destination) {

@@ -96,6 +96,8 @@ struct Resampler: Sendable {
             for buffer in [ring, converted, summed, filtered] { buffer.deallocate() }
         }
         var ringRowOfSlot = [Int](repeating: -1, count: capacity)
+        let windowRows = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: vertical.maximumCount)
+        defer { windowRows.deallocate() }
 
         /// The prepared row `sourceRowIndex`, from the ring or made now.
         func preparedRow(_ sourceRowIndex: Int) -> UnsafePointer<Float> {
@@ -121,8 +123,16 @@ struct Resampler: Sendable {
                 let start = vertical.starts[row]
                 let count = vertical.counts[row]
                 let weights = weightBase + row * vertical.stride
-                // Two source rows per sweep halve the traffic through `summed`.
-                for tap in stride(from: 0, to: count, by: 2) {
+                // The whole window in one sweep, the sum in registers, when all its rows can be in the
+                // ring at once (and the CPU has AVX2); otherwise two source rows per sweep, which halves
+                // the traffic through `summed`. Both add the same products in the same order.
+                if count <= capacity {
+                    for tap in 0..<count { windowRows[tap] = preparedRow(start + tap) }
+                }
+                let summedAtOnce =
+                    count <= capacity
+                    && RowKernels.sumRows(windowRows, weights, count: count, length: preparedWidth, into: summed)
+                for tap in stride(from: 0, to: summedAtOnce ? 0 : count, by: 2) {
                     let first = preparedRow(start + tap)
                     let second = tap + 1 < count ? preparedRow(start + tap + 1) : nil
                     RowKernels.addRows(

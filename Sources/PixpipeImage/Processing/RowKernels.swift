@@ -12,6 +12,17 @@ enum RowKernels {
         pxp_resample_add_rows(rowA, weightA, rowB, weightB, length, destination, overwriting ? 1 : 0)
     }
 
+    /// `destination[i]` = the sum over `tap < count` of `weights[tap] * rows[tap][i]`, added exactly as
+    /// ``addRows(_:_:_:_:length:into:overwriting:)`` on successive pairs of taps would, with the running sum
+    /// kept in registers (`pxp_resample_sum_rows`, AVX2). Returns false, having written nothing, on a CPU
+    /// without AVX2.
+    static func sumRows(
+        _ rows: UnsafePointer<UnsafePointer<Float>?>, _ weights: UnsafePointer<Float>, count: Int, length: Int,
+        into destination: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        pxp_resample_sum_rows(rows, weights, count, length, destination) != 0
+    }
+
     /// Filters one row of `weights.inputSize` pixels into `weights.outputSize` pixels.
     ///
     /// `source` must be followed by four readable floats (zero padding): pixels are loaded as SIMD4

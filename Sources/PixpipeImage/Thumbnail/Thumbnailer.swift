@@ -75,35 +75,6 @@ public struct Thumbnailer: Sendable {
     /// How many times the target size a reduced JPEG decode keeps, at least.
     static let shrinkMargin = 2
 
-    /// The DCT scale numerator a thumbnail really decodes at: ``jpegScaleNumerator(width:height:targetWidth:targetHeight:)``,
-    /// raised to the next scale libjpeg-turbo has SIMD code for when that is cheaper overall, as long as
-    /// the larger decode stays within `pixelLimit`.
-    ///
-    /// libjpeg-turbo 2.1's inverse DCTs for 3/8, 6/8 and 7/8 (and the doubled sizes 4:2:0 chroma gets at
-    /// those scales) are plain C; 4/8 and 8/8 are SIMD. Measured with callgrind on 768x512 and 1536x1024
-    /// photos thumbnailed to 256 px, the 8/8 decode of a 768x512 photo costs 11.5 M instructions less
-    /// than its 6/8 decode, more than the resampler spends on the 1.78 times as many pixels; 4/8 instead
-    /// of 3/8 for 1536x1024 likewise. Fidelity against a full decode resized in `Double` does not fall: 8/8
-    /// is the full decode itself (over 90 dB), and 4/8 measured 50.2 dB minimum (52.1 mean) on 1536x1024
-    /// photos against 3/8's 50.3 dB (51.7 mean). 5/8 stays: 8/8 would be 2.56 times its pixels.
-    static func jpegDecodeNumerator(
-        width: Int, height: Int, targetWidth: Int, targetHeight: Int, pixelLimit: Int?
-    ) -> Int {
-        let numerator = jpegScaleNumerator(
-            width: width, height: height, targetWidth: targetWidth, targetHeight: targetHeight)
-        let raised: Int
-        switch numerator {
-        case 3: raised = 4
-        case 6, 7: raised = 8
-        default: return numerator
-        }
-        let scale = DecodeOptions.JPEGScale.self
-        let (pixels, overflow) = scale.scaled(width, by: raised).multipliedReportingOverflow(
-            by: scale.scaled(height, by: raised))
-        if let pixelLimit, overflow || pixels > pixelLimit { return numerator }
-        return raised
-    }
-
     /// The plan for a source whose header says `info`; checks the source limit.
     func plan(for info: ImageInfo) throws(ThumbnailError) -> Plan {
         try Plan(

@@ -49,9 +49,8 @@ struct JPEGCodec: ImageCodec {
                 includesICCProfile: settings.keepsMetadata, includesEXIF: settings.keepsMetadata))
     }
 
-    /// Decodes at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size (raised
-    /// to a SIMD scale where that is cheaper: ``Thumbnailer/jpegDecodeNumerator(width:height:targetWidth:targetHeight:pixelLimit:)``),
-    /// then lets the thumbnailer resample with its filter.
+    /// Decodes at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size, then
+    /// lets the thumbnailer resample with its filter.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
         let options = thumbnailer.options
         let reader = try Thumbnailer.decoding { () throws(ImageDecodingError) in
@@ -62,9 +61,8 @@ struct JPEGCodec: ImageCodec {
         }
         let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try JPEGDecoder.info(reader) }
         let plan = try thumbnailer.plan(for: info)
-        let numerator = Thumbnailer.jpegDecodeNumerator(
-            width: info.width, height: info.height, targetWidth: plan.storedWidth, targetHeight: plan.storedHeight,
-            pixelLimit: options.pixelLimit)
+        let numerator = Thumbnailer.jpegScaleNumerator(
+            width: info.width, height: info.height, targetWidth: plan.storedWidth, targetHeight: plan.storedHeight)
         let decodeOptions = DecodeOptions(
             pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness,
             jpegScale: .eighths(numerator))

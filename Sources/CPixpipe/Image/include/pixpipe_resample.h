@@ -2,9 +2,9 @@
 #define PIXPIPE_RESAMPLE_H
 // The resampler's vertical pass and its byte-to-float conversion, with AVX2 when the CPU has it. Swift
 // cannot compile one function for AVX2 and choose it at run time; these do, through CPUID, and fall back
-// to plain loops elsewhere. The
-// arithmetic is the Swift loops' exactly: the same products and sums in the same order, no fused
-// multiply-add (the AVX2 code is built without FMA), so results are identical to the bit on every CPU.
+// to plain loops elsewhere. The arithmetic is the Swift loops' exactly: the same products and sums in the
+// same order, no fused multiply-add (the AVX2 code is built without FMA), so results are identical to the
+// bit on every CPU.
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,27 +8,24 @@ import PixpipeImage
 enum Benchmarks {
     /// Decodes every file from memory, once per timed run.
     static func decode(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {
-        let inputs = try arguments.files.map { path throws(BenchError) in (path, try readFile(path)) }
-        var megapixels = 0.0
-        let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
-        let seconds = try stopwatch.measure { () throws(BenchError) in
-            var pixels = 0
-            for (path, data) in inputs {
-                do throws(ImageDecodingError) {
-                    let image = try Image(data: data)
-                    pixels += image.pixelCount
-                } catch {
-                    throw .decoding(path: path, error)
-                }
-            }
-            megapixels = Double(pixels) / 1e6
+        try timeEachFile(arguments, operation: "decode") { data throws(ImageDecodingError) in
+            try Image(data: data).pixelCount
         }
-        return BenchReport(operation: "decode", files: inputs.count, megapixels: megapixels, seconds: seconds)
     }
 
     /// Verifies every file from memory (``Image/verify(data:options:)``, what `pixpipe fetch` does to each
     /// body), once per timed run. Megapixels count each image's full size.
     static func verify(_ arguments: BenchArguments) throws(BenchError) -> BenchReport {
+        try timeEachFile(arguments, operation: "verify") { data throws(ImageDecodingError) in
+            let info = try Image.verify(data: data)
+            return info.width * info.height
+        }
+    }
+
+    /// Reads the files, then times `work` (which returns the pixels it handled) over all of them per run.
+    private static func timeEachFile(
+        _ arguments: BenchArguments, operation: String, _ work: (Data) throws(ImageDecodingError) -> Int
+    ) throws(BenchError) -> BenchReport {
         let inputs = try arguments.files.map { path throws(BenchError) in (path, try readFile(path)) }
         var megapixels = 0.0
         let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
@@ -36,15 +33,14 @@ enum Benchmarks {
             var pixels = 0
             for (path, data) in inputs {
                 do throws(ImageDecodingError) {
-                    let info = try Image.verify(data: data)
-                    pixels += info.width * info.height
+                    pixels += try work(data)
                 } catch {
                     throw .decoding(path: path, error)
                 }
             }
             megapixels = Double(pixels) / 1e6
         }
-        return BenchReport(operation: "verify", files: inputs.count, megapixels: megapixels, seconds: seconds)
+        return BenchReport(operation: operation, files: inputs.count, megapixels: megapixels, seconds: seconds)
     }
 
     /// Decodes every frame of every file through ``AnimationReader``, once per timed run: the full-canvas

@@ -6,22 +6,43 @@ import PixpipeLocking
 #endif
 
 /// URLSession's delegate for a ``URLSessionTransport``: routes each event to the ``Transfer`` of its task.
+///
+/// A transfer may end before URLSession has reported the end of its task (see ``Transfer``); the task then
+/// stays here as draining until URLSession reports it, and the events still queued for it are dropped
+/// without work.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// Live transfers by task identifier.
-    private let transfers = Locked<[Int: Transfer]>([:])
+    /// Where `resume` and `cancel` of this session's tasks run, in order, with nobody waiting for them.
+    ///
+    /// Both block on the session's internal queue on Linux: called from the cooperative pool or the
+    /// delegate queue they could stall every transfer. One queue per session, so that a session whose
+    /// internal queue is busy (reading an endless body, say) never delays another session's cancel.
+    let controlQueue = DispatchQueue(label: "pixpipe.transport.control")
+
+    private struct Routes {
+        /// Live transfers by task identifier.
+        var live: [Int: Transfer] = [:]
+        /// Tasks whose transfer ended while URLSession may still report events for them.
+        var draining: Set<Int> = []
+    }
+
+    private let routes = Locked(Routes())
 
     /// Starts routing events of `transfer.task` to `transfer`.
     func register(_ transfer: Transfer) {
-        transfers.withLock { $0[transfer.task.taskIdentifier] = transfer }
+        routes.withLock { $0.live[transfer.task.taskIdentifier] = transfer }
     }
 
-    /// Stops routing events for task `identifier`.
-    func unregister(taskIdentifier identifier: Int) {
-        _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+    /// Stops routing events to `transfer`, whose caller has its outcome.
+    func unregister(_ transfer: Transfer) {
+        let identifier = transfer.task.taskIdentifier
+        routes.withLock { routes in
+            guard routes.live.removeValue(forKey: identifier) != nil else { return }
+            if transfer.wasStarted { routes.draining.insert(identifier) }
+        }
     }
 
     private func transfer(for task: URLSessionTask) -> Transfer? {
-        transfers.withLock { $0[task.taskIdentifier] }
+        routes.withLock { $0.live[task.taskIdentifier] }
     }
 
     /// Headers arrived: the declared length is checked against the cap before any body byte is read.
@@ -35,11 +56,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Body bytes arrived.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let transfer = transfer(for: dataTask) else {
-            Transfer.controlQueue.async { dataTask.cancel() }
-            return
+        enum Route { case transfer(Transfer), drop, cancel }
+        let route = routes.withLock { routes -> Route in
+            if let transfer = routes.live[dataTask.taskIdentifier] { return .transfer(transfer) }
+            // A task nobody waits for: cancel it once, then drop what it still delivers.
+            return routes.draining.insert(dataTask.taskIdentifier).inserted ? .cancel : .drop
         }
-        transfer.receivedBody(data)
+        switch route {
+        case .transfer(let transfer): transfer.receivedBody(data)
+        case .drop: break
+        case .cancel: controlQueue.async { dataTask.cancel() }
+        }
     }
 
     /// Redirects follow the transport request's policy rather than URLSession's.
@@ -49,19 +76,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         guard let transfer = transfer(for: task), let target = request.url else {
             completionHandler(nil)
-            Transfer.controlQueue.async { task.cancel() }
+            controlQueue.async { task.cancel() }
             return
         }
-        if transfer.redirecting(from: response.url, to: target) {
-            completionHandler(request)
-        } else {
-            completionHandler(nil)
-            transfer.cancelTask()
-        }
+        // A refused redirect stops the transfer, which cancels the task.
+        completionHandler(transfer.redirecting(from: response.url, to: target) ? request : nil)
     }
 
     /// The task ended, successfully or not.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        transfer(for: task)?.completed(error: error)
+        // Removed here, under the lock, so that `unregister` never marks an ended task as draining.
+        let transfer = routes.withLock { routes in
+            routes.draining.remove(task.taskIdentifier)
+            return routes.live.removeValue(forKey: task.taskIdentifier)
+        }
+        transfer?.completed(error: error)
     }
 }

@@ -9,14 +9,18 @@ import PixpipeLocking
 ///
 /// Events arrive on URLSession's delegate queue while the caller may be cancelled from any thread, so the
 /// state sits behind a `Locked` (a pthread mutex); the caller's continuation is resumed exactly once, outside the lock.
+///
+/// When the transfer itself decides to stop (body over the cap, a refused redirect, the caller cancelled) the
+/// caller gets its error at once and the task is cancelled once. Waiting for URLSession to report the end
+/// would mean waiting for its delegate queue to drain: on Linux it reads on, without backpressure, until the
+/// cancel lands, and queues every chunk it read for the delegate (5.8 GB of an endless body queued that way
+/// on a loaded CI machine, drained in 497 s, before this was so).
 final class Transfer: Sendable {
-    /// Where `resume` and `cancel` run. Both block on URLSession's internal queue on Linux; called from
-    /// the two-thread cooperative pool or from the delegate queue they can stall every transfer, so they
-    /// run here, in order, and nobody waits for them.
-    static let controlQueue = DispatchQueue(label: "pixpipe.transport.control")
-
     /// The URLSession task.
     let task: URLSessionDataTask
+    /// Where `resume` and `cancel` run: both block on URLSession's internal queue on Linux, so they run on
+    /// the session's own serial queue (see ``SessionDelegate/controlQueue``) and nobody waits for them.
+    private let controlQueue: DispatchQueue
     /// Where progress goes.
     private let progress: @Sendable (TransferProgress) -> Void
     /// The event state plus the continuation and whether the task was started.
@@ -28,12 +32,17 @@ final class Transfer: Sendable {
         var outcome: Result<TransportResponse, FetchError>?
         var started = false
         var delivered = false
+        /// Set once the transfer asked URLSession to cancel the task; later events are ignored.
+        var stopped = false
     }
 
-    /// A transfer for `request` carried by `task`.
-    init(task: URLSessionDataTask, request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void)
-    {
+    /// A transfer for `request` carried by `task`, started and cancelled on `controlQueue`.
+    init(
+        task: URLSessionDataTask, request: TransportRequest, controlQueue: DispatchQueue,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) {
         self.task = task
+        self.controlQueue = controlQueue
         self.progress = progress
         self.guarded = Locked(Guarded(state: TransferState(request: request)))
     }
@@ -52,17 +61,18 @@ final class Transfer: Sendable {
                 if let immediate {
                     continuation.resume(returning: immediate)
                 } else {
-                    Transfer.controlQueue.async { [task] in task.resume() }
+                    controlQueue.async { [task] in task.resume() }
                 }
             }
         } onCancel: {
-            let started = guarded.withLock { guarded in
-                guarded.state.isCancelled = true
-                return guarded.started
-            }
             // Not started: `run` sees the flag and returns without ever resuming the task.
-            if started { cancelTask() }
+            stop { $0.isCancelled = true }
         }
+    }
+
+    /// Whether the task was resumed (so URLSession will report its end).
+    var wasStarted: Bool {
+        guarded.withLock { $0.started }
     }
 
     /// Headers arrived; returns whether to continue.
@@ -80,24 +90,45 @@ final class Transfer: Sendable {
         }
     }
 
-    /// Body bytes arrived; reports progress or cancels the task when the cap is exceeded.
+    /// Body bytes arrived; reports progress, or stops the transfer when the cap is exceeded.
     func receivedBody(_ chunk: Data) {
         let update = guarded.withLock { $0.state.receivedBody(chunk) }
         if let update {
             progress(update)
         } else {
-            cancelTask()
+            stop { _ in }
         }
     }
 
-    /// Cancels the URLSession task without waiting for URLSession.
-    func cancelTask() {
-        Transfer.controlQueue.async { [task] in task.cancel() }
+    /// A redirect; returns whether the policy allows following it (when not, the transfer stops).
+    func redirecting(from source: URL?, to target: URL) -> Bool {
+        let allowed = guarded.withLock { $0.state.redirecting(from: source, to: target) }
+        if !allowed { stop { _ in } }
+        return allowed
     }
 
-    /// A redirect; returns whether the policy allows following it.
-    func redirecting(from source: URL?, to target: URL) -> Bool {
-        guarded.withLock { $0.state.redirecting(from: source, to: target) }
+    /// Applies `change` to the state, then, the first time only, hands the caller its outcome (the state's
+    /// failure, or cancellation) without waiting for URLSession, and cancels the task if it was started.
+    private func stop(_ change: (inout TransferState) -> Void) {
+        let (delivery, cancel) = guarded.withLock {
+            guarded -> ((CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)?, Bool) in
+            change(&guarded.state)
+            guard !guarded.stopped else { return (nil, false) }
+            guarded.stopped = true
+            guard !guarded.delivered else { return (nil, guarded.started) }
+            let outcome = guarded.state.completed(error: nil)
+            guard let continuation = guarded.continuation else {
+                guarded.outcome = outcome
+                return (nil, guarded.started)
+            }
+            guarded.delivered = true
+            guarded.continuation = nil
+            return ((continuation, outcome), guarded.started)
+        }
+        if cancel { controlQueue.async { [task] in task.cancel() } }
+        if let (continuation, outcome) = delivery {
+            continuation.resume(returning: outcome)
+        }
     }
 
     /// The task ended; resumes the caller exactly once.

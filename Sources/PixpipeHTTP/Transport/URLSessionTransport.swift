@@ -34,9 +34,10 @@ public final class URLSessionTransport: HTTPTransport {
     ) async throws(FetchError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
         let task = session.dataTask(with: urlRequest(for: request))
-        let transfer = Transfer(task: task, request: request, progress: progress)
+        let transfer = Transfer(
+            task: task, request: request, controlQueue: delegate.controlQueue, progress: progress)
         delegate.register(transfer)
-        defer { delegate.unregister(taskIdentifier: task.taskIdentifier) }
+        defer { delegate.unregister(transfer) }
         return try await transfer.run().get()
     }
 

@@ -93,6 +93,23 @@ struct HostileServerTests {
     }
 
     @Test(arguments: HTTPTransportKind.allCases)
+    func theConnectionsThatCutAnEndlessBodyServeTheNextRequestsWhole(kind: HTTPTransportKind) async throws {
+        // The cut transfer's caller gets its error before URLSession has drained what it read on; what
+        // it still delivers for that task must neither reach nor delay the requests after it.
+        server.route("/endless", .endless(chunkSize: 65536))
+        let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        server.route("/small", .respond(headers: [:], body: [UInt8](body)))
+        let transport = kind.makeTransport(maxConnectionsPerHost: 2)
+        for _ in 0..<3 {
+            await #expect(throws: FetchError.bodyTooLarge(limit: Self.cap, url: server.url("/endless"))) {
+                _ = try await transport.perform(request("/endless")) { _ in }
+            }
+            let response = try await transport.perform(request("/small")) { _ in }
+            #expect(response.body == body)
+        }
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
     func serverThatSendsHeadersForeverIsStopped(kind: HTTPTransportKind) async {
         server.route("/heads", .headersForever)
         let error = await failure(kind, request("/heads", timeout: .seconds(3)), within: .seconds(8))

@@ -79,8 +79,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             controlQueue.async { task.cancel() }
             return
         }
-        // A refused redirect stops the transfer, which cancels the task.
-        completionHandler(transfer.redirecting(from: response.url, to: target) ? request : nil)
+        if transfer.redirecting(from: response.url, to: target) {
+            completionHandler(request)
+        } else {
+            completionHandler(nil)
+            transfer.refusedRedirect()
+        }
     }
 
     /// The task ended, successfully or not.

@@ -16,6 +16,11 @@ import PixpipeLocking
 /// cancel lands, and queues every chunk it read for the delegate (5.8 GB of an endless body queued that way
 /// on a loaded CI machine, drained in 497 s, before this was so).
 final class Transfer: Sendable {
+    /// The caller's continuation with the outcome to resume it with.
+    private typealias Delivery = (
+        CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>
+    )
+
     /// The URLSession task.
     let task: URLSessionDataTask
     /// Where `resume` and `cancel` run: both block on URLSession's internal queue on Linux, so they run on
@@ -100,18 +105,25 @@ final class Transfer: Sendable {
         }
     }
 
-    /// A redirect; returns whether the policy allows following it (when not, the transfer stops).
+    /// A redirect; returns whether the policy allows following it.
     func redirecting(from source: URL?, to target: URL) -> Bool {
-        let allowed = guarded.withLock { $0.state.redirecting(from: source, to: target) }
-        if !allowed { stop { _ in } }
-        return allowed
+        guarded.withLock { $0.state.redirecting(from: source, to: target) }
+    }
+
+    /// The redirect was refused and URLSession told so: the caller gets the refusal, the task is cancelled.
+    ///
+    /// Only after URLSession's redirect completion handler ran: a cancel that lands while URLSession still
+    /// waits for that handler makes FoundationNetworking trap ("Received callback for HTTP redirection, but
+    /// we're not waiting for it").
+    func refusedRedirect() {
+        stop { _ in }
     }
 
     /// Applies `change` to the state, then, the first time only, hands the caller its outcome (the state's
     /// failure, or cancellation) without waiting for URLSession, and cancels the task if it was started.
     private func stop(_ change: (inout TransferState) -> Void) {
         let (delivery, cancel) = guarded.withLock {
-            guarded -> ((CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)?, Bool) in
+            guarded -> (Delivery?, Bool) in
             change(&guarded.state)
             guard !guarded.stopped else { return (nil, false) }
             guarded.stopped = true
@@ -133,19 +145,18 @@ final class Transfer: Sendable {
 
     /// The task ended; resumes the caller exactly once.
     func completed(error: (any Error)?) {
-        let delivery:
-            (CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)? =
-                guarded.withLock { guarded in
-                    guard !guarded.delivered else { return nil }
-                    let outcome = guarded.state.completed(error: error)
-                    guard let continuation = guarded.continuation else {
-                        guarded.outcome = outcome
-                        return nil
-                    }
-                    guarded.delivered = true
-                    guarded.continuation = nil
-                    return (continuation, outcome)
+        let delivery: Delivery? =
+            guarded.withLock { guarded in
+                guard !guarded.delivered else { return nil }
+                let outcome = guarded.state.completed(error: error)
+                guard let continuation = guarded.continuation else {
+                    guarded.outcome = outcome
+                    return nil
                 }
+                guarded.delivered = true
+                guarded.continuation = nil
+                return (continuation, outcome)
+            }
         if let (continuation, outcome) = delivery {
             continuation.resume(returning: outcome)
         }

@@ -82,6 +82,11 @@ struct ManifestLine: Sendable, Equatable {
 
         /// The keys by their UTF-8 bytes, so matching a key allocates nothing.
         static let byBytes: [(bytes: [UInt8], key: Key)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
+        /// ``byBytes`` by the keys' lengths: element `n` holds the keys of `n` bytes (none of 0).
+        static let byLength: [[(bytes: [UInt8], key: Key)]] = (0...(byBytes.map(\.bytes.count).max() ?? 0)).map {
+            length in byBytes.filter { $0.bytes.count == length }
+        }
     }
 
     /// A cursor over one line's bytes.
@@ -139,7 +144,12 @@ struct ManifestLine: Sendable, Equatable {
             }
             guard end < bytes.count else { return nil }
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard let match = Key.byBytes.first(where: { $0.bytes.elementsEqual(text) }) else { return nil }
+            // Only the keys of that length are compared (one to four), from the first byte on, not all sixteen.
+            guard text.count < Key.byLength.count,
+                let match = Key.byLength[text.count].first(where: {
+                    $0.bytes[0] == text[0] && $0.bytes.elementsEqual(text)
+                })
+            else { return nil }
             index = end + 1
             return match.key
         }
@@ -254,11 +264,13 @@ struct ManifestLine: Sendable, Equatable {
             let start = index + 1
             var end = start
             var escaped = false
+            var ascii = true
             while end < bytes.count {
                 let byte = bytes[end]
                 if byte == UInt8(ascii: "\"") { break }
                 // A raw control character is not JSON.
                 guard byte >= 0x20 else { return nil }
+                if byte >= 0x80 { ascii = false }
                 if byte == UInt8(ascii: "\\") {
                     escaped = true
                     end += 1
@@ -268,6 +280,9 @@ struct ManifestLine: Sendable, Equatable {
             guard end < bytes.count else { return nil }
             index = end + 1
             let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            // ASCII is valid UTF-8: decoding it needs no validation (`String(validating:)` is generic, and looked
+            // up its metadata at run time for every string, a tenth of reading the manifest).
+            if ascii, !escaped { return String(decoding: raw, as: UTF8.self) }
             guard escaped else { return String(validating: raw, as: UTF8.self) }
             return Self.unescaped(raw)
         }

@@ -150,17 +150,21 @@ struct PriorIndex: Sendable {
             present: (sha256 == nil ? 0 : Slot.hasSHA256) | (line.bytes == nil ? 0 : Slot.hasBytes))
         // Names are at most a few hundred bytes (the writer limits them); a longer one is kept as no name,
         // which only means the item is downloaded again. A validator that long is dropped: the refresh then
-        // asks without it and compares the hash.
-        let fits = { (text: String?) in text.map { $0.utf8.count <= Int(Int16.max) } ?? false }
-        let texts = [line.name, line.etag, line.lastModified].map { fits($0) ? $0 : nil }
-        let total = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
-        if texts.contains(where: { $0 != nil }), names.count <= Int(UInt32.max) - total {
+        // asks without it and compares the hash. (No arrays here: this runs once per line, on one thread.)
+        let fits = { (text: String?) -> String? in text.flatMap { $0.utf8.count <= Int(Int16.max) ? $0 : nil } }
+        let name = fits(line.name)
+        let etag = fits(line.etag)
+        let lastModified = fits(line.lastModified)
+        let total = (name?.utf8.count ?? 0) + (etag?.utf8.count ?? 0) + (lastModified?.utf8.count ?? 0)
+        if name != nil || etag != nil || lastModified != nil, names.count <= Int(UInt32.max) - total {
             slot.nameOffset = UInt32(names.count)
-            for text in texts.compactMap({ $0 }) { names.append(contentsOf: text.utf8) }
             let length = { (text: String?) in text.map { Int16($0.utf8.count) } ?? -1 }
-            slot.nameLength = length(texts[0])
-            slot.etagLength = length(texts[1])
-            slot.lastModifiedLength = length(texts[2])
+            if let name { names.append(contentsOf: name.utf8) }
+            if let etag { names.append(contentsOf: etag.utf8) }
+            if let lastModified { names.append(contentsOf: lastModified.utf8) }
+            slot.nameLength = length(name)
+            slot.etagLength = length(etag)
+            slot.lastModifiedLength = length(lastModified)
         }
         if let existing {
             slots[Int(existing)] = slot

@@ -93,7 +93,7 @@ public struct URLList: Sequence, Sendable {
                 }
                 switch line {
                 case .text(let bytes, let number):
-                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                    guard let text = Self.text(of: bytes) else {
                         if parser.isFinished { continue }
                         return .failure(.invalidUTF8(line: number))
                     }
@@ -113,6 +113,13 @@ public struct URLList: Sequence, Sendable {
                 }
             }
             return nil
+        }
+
+        /// `bytes` as text, or `nil` when they are not UTF-8. An ASCII line (the usual one) is decoded without
+        /// `String(validating:)`, which is generic and looked up its metadata at run time for every line.
+        private static func text(of bytes: [UInt8]) -> String? {
+            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
         }
 
         /// A function returning successive chunks of `source`, then an empty array.

@@ -129,7 +129,12 @@ struct PriorIndex: Sendable {
 
     /// Records `line` for the URL with `fingerprint`, replacing what an earlier line said.
     mutating func insert(_ line: ManifestLine, fingerprint: UInt64) {
-        let sha256 = line.sha256.flatMap(SHA256Bytes.init(hex:))
+        insert(line, fingerprint: fingerprint, sha256: line.sha256.flatMap(SHA256Bytes.init(hex:)))
+    }
+
+    /// ``insert(_:fingerprint:)`` with the line's hash already read (`SHA256Bytes(hex:)` of its `sha256`), so
+    /// reading it can be done beside the index, on the lanes that parse the manifest.
+    mutating func insert(_ line: ManifestLine, fingerprint: UInt64, sha256: SHA256Bytes?) {
         let existing = slotByFingerprint[fingerprint]
         let outcome: Outcome
         switch line.status {

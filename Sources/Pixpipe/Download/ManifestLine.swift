@@ -75,10 +75,30 @@ struct ManifestLine: Sendable, Equatable {
         case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
         case errorKind, warnings, etag, lastModified
 
-        var bit: UInt32 { 1 << UInt32(Self.ordered.firstIndex(of: self) ?? 0) }
-
-        /// `allCases` once: the synthesized `allCases` builds a new array at every call.
-        private static let ordered = allCases
+        /// The key's own bit of ``Fields/seen``.
+        var bit: UInt32 {
+            // A switch, not the key's position in `allCases` (a search per key of every line).
+            let position: UInt32 =
+                switch self {
+                case .url: 0
+                case .name: 1
+                case .status: 2
+                case .httpStatus: 3
+                case .bytes: 4
+                case .sha256: 5
+                case .width: 6
+                case .height: 7
+                case .format: 8
+                case .attempts: 9
+                case .elapsed: 10
+                case .error: 11
+                case .errorKind: 12
+                case .warnings: 13
+                case .etag: 14
+                case .lastModified: 15
+                }
+            return 1 << position
+        }
 
         /// The key whose name is `text`, exactly; `nil` for any other text.
         ///
@@ -229,7 +249,7 @@ struct ManifestLine: Sendable, Equatable {
             var end = index
             if end < bytes.count, bytes[end] == UInt8(ascii: "-") { end += 1 }
             let digits = end
-            while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+            while end < bytes.count, bytes[end] &- 0x30 < 10 { end += 1 }
             let count = end - digits
             guard count > 0, count <= 18, count == 1 || bytes[digits] != 0x30 else { return nil }
             // A fraction or an exponent would make it a number `Int` may refuse: not vouched for.
@@ -251,7 +271,7 @@ struct ManifestLine: Sendable, Equatable {
             var end = index
             func digits() -> Int {
                 let start = end
-                while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+                while end < bytes.count, bytes[end] &- 0x30 < 10 { end += 1 }
                 return end - start
             }
             if end < bytes.count, bytes[end] == UInt8(ascii: "-") { end += 1 }

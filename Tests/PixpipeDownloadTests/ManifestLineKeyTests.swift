@@ -33,4 +33,21 @@ struct ManifestLineKeyTests {
         let parsed = try #require(byHand(line))
         #expect(parsed == ManifestLine(record))
     }
+
+    @Test(
+        "A hash is read in place as the digest JSONDecoder's reading of the line spells, or as none",
+        arguments: [
+            String(repeating: "0f", count: 32), String(repeating: "A0", count: 32), String(repeating: "a", count: 63),
+            String(repeating: "a", count: 65), String(repeating: "g", count: 64), "",
+            "\\u0061" + String(repeating: "b", count: 63), String(repeating: "é", count: 32),
+            String(repeating: "0", count: 62) + "\\n",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde/",
+        ])
+    func hashInPlace(sha256: String) throws {
+        let line = #"{"url":"http://e.com/a","status":"ok","attempts":1,"elapsed":0.5,"sha256":"\#(sha256)"}"#
+        let record = try JSONDecoder().decode(ManifestRecord.self, from: Data(line.utf8))
+        let parsed = try #require(byHand(line))
+        #expect(parsed == ManifestLine(record))
+        #expect(parsed.sha256 == record.sha256.flatMap(PriorIndex.SHA256Bytes.init(hex:)))
+    }
 }

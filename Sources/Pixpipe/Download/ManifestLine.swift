@@ -16,8 +16,9 @@ struct ManifestLine: Sendable, Equatable {
     var status: ManifestRecord.Status
     /// The record's `name`.
     var name: String?
-    /// The record's `sha256`.
-    var sha256: String?
+    /// The record's `sha256` as the digest it spells, when it is 64 lowercase hex digits; `nil` for anything
+    /// else (no hash, or one that never matches a file's digest): all a resumed batch needs of it.
+    var sha256: PriorIndex.SHA256Bytes?
     /// The record's `bytes`.
     var bytes: Int?
     /// The record's `errorKind`.
@@ -32,7 +33,7 @@ struct ManifestLine: Sendable, Equatable {
         url = record.url
         status = record.status
         name = record.name
-        sha256 = record.sha256
+        sha256 = record.sha256.flatMap(PriorIndex.SHA256Bytes.init(hex:))
         bytes = record.bytes
         errorKind = record.errorKind
         etag = record.etag
@@ -60,7 +61,7 @@ struct ManifestLine: Sendable, Equatable {
         var url: String?
         var status: ManifestRecord.Status?
         var name: String?
-        var sha256: String?
+        var sha256: PriorIndex.SHA256Bytes?
         var bytes: Int?
         var errorKind: String?
         var etag: String?
@@ -201,12 +202,20 @@ struct ManifestLine: Sendable, Equatable {
                     guard let status = ManifestRecord.Status(rawValue: text) else { return false }
                     fields.status = status
                 }
-            case .name, .sha256, .format, .error, .errorKind, .etag, .lastModified:
+            case .sha256:
+                if null() { return true }
+                // Plain hex digits are read as the digest in place, with no `String` made of them.
+                if let raw = plainASCIIString() {
+                    fields.sha256 = PriorIndex.SHA256Bytes(hexDigits: raw)
+                    return true
+                }
+                guard let text = string() else { return false }
+                fields.sha256 = PriorIndex.SHA256Bytes(hex: text)
+            case .name, .format, .error, .errorKind, .etag, .lastModified:
                 if null() { return true }
                 guard let text = string() else { return false }
                 switch key {
                 case .name: fields.name = text
-                case .sha256: fields.sha256 = text
                 case .errorKind: fields.errorKind = text
                 case .etag: fields.etag = text
                 case .lastModified: fields.lastModified = text
@@ -290,6 +299,23 @@ struct ManifestLine: Sendable, Equatable {
             }
             index = end
             return true
+        }
+
+        /// The bytes of a JSON string of printable ASCII without escapes (taken); `nil`, taking nothing, for any
+        /// other value.
+        mutating func plainASCIIString() -> UnsafeRawBufferPointer? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") { break }
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         }
 
         /// A JSON string, unescaped; `nil` when it is not valid JSON or not valid UTF-8.

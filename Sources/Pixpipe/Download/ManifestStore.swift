@@ -83,16 +83,11 @@ final class ManifestStore {
         // Lines are parsed and their URLs hashed on one lane per core; the index is built in the file's order.
         let validLength = ManifestReader.forEachLine(
             in: descriptor, lanes: ProcessInfo.processInfo.activeProcessorCount,
-            prepare: { line in
-                (
-                    URLFingerprint(absoluteString: line.url).value, line,
-                    line.sha256.flatMap(PriorIndex.SHA256Bytes.init(hex:))
-                )
-            }
-        ) { fingerprint, line, sha256 in
+            prepare: { line in (URLFingerprint(absoluteString: line.url).value, line) }
+        ) { fingerprint, line in
             if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
             guard readsPrior else { return }
-            prior.insert(line, fingerprint: fingerprint, sha256: sha256)
+            prior.insert(line, fingerprint: fingerprint)
         }
         if store.isSoleUser {
             cleaned.wait()

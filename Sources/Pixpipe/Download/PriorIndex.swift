@@ -69,28 +69,35 @@ struct PriorIndex: Sendable {
         /// The digest written as 64 lowercase hex digits, as the manifest records it; `nil` for anything else
         /// (which, compared as text before, never matched a file's digest either).
         init?(hex: String) {
-            // Through the contiguous UTF-8 directly: the string's iterator cost 85 ms per 200,000 lines.
             var hex = hex
-            guard
-                let words = hex.withUTF8({ utf8 -> (UInt64, UInt64, UInt64, UInt64)? in
-                    guard utf8.count == 64 else { return nil }
-                    func word(_ number: Int) -> UInt64? {
-                        var value: UInt64 = 0
-                        for byte in utf8[number * 16..<number * 16 + 16] {
-                            switch byte {
-                            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
-                            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
-                            default: return nil
-                            }
-                        }
-                        return value
+            guard let digest = hex.withUTF8({ Self(hexDigits: UnsafeRawBufferPointer($0)) }) else { return nil }
+            self = digest
+        }
+
+        /// ``init(hex:)`` of the UTF-8 bytes `hexDigits`.
+        init?(hexDigits utf8: UnsafeRawBufferPointer) {
+            guard utf8.count == 64 else { return nil }
+            func word(_ number: Int) -> UInt64? {
+                var value: UInt64 = 0
+                for position in number * 16..<number * 16 + 16 {
+                    // Arithmetic, not range patterns: `ClosedRange.contains` was not inlined here.
+                    let byte = utf8[position]
+                    let digit: UInt8
+                    if byte &- 0x30 < 10 {
+                        digit = byte &- 0x30
+                    } else if byte &- 0x61 < 6 {
+                        digit = byte &- 0x61 &+ 10
+                    } else {
+                        return nil
                     }
-                    guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3)
-                    else { return nil }
-                    return (first, second, third, fourth)
-                })
-            else { return nil }
-            self.words = words
+                    value = value << 4 | UInt64(digit)
+                }
+                return value
+            }
+            guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3) else {
+                return nil
+            }
+            words = (first, second, third, fourth)
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool {
@@ -129,12 +136,7 @@ struct PriorIndex: Sendable {
 
     /// Records `line` for the URL with `fingerprint`, replacing what an earlier line said.
     mutating func insert(_ line: ManifestLine, fingerprint: UInt64) {
-        insert(line, fingerprint: fingerprint, sha256: line.sha256.flatMap(SHA256Bytes.init(hex:)))
-    }
-
-    /// ``insert(_:fingerprint:)`` with the line's hash already read (`SHA256Bytes(hex:)` of its `sha256`), so
-    /// reading it can be done beside the index, on the lanes that parse the manifest.
-    mutating func insert(_ line: ManifestLine, fingerprint: UInt64, sha256: SHA256Bytes?) {
+        let sha256 = line.sha256
         let existing = slotByFingerprint[fingerprint]
         let outcome: Outcome
         switch line.status {

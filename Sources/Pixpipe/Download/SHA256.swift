@@ -24,14 +24,16 @@ package struct SHA256: ~Copyable {
 
         /// Lowercase hexadecimal, 64 characters.
         package var hexString: String {
-            let digits = Array("0123456789abcdef".utf8)
-            var characters = [UInt8]()
-            characters.reserveCapacity(64)
-            for byte in bytes {
-                characters.append(digits[Int(byte >> 4)])
-                characters.append(digits[Int(byte & 0x0F)])
+            // Written straight into the string's storage: one allocation (it was three: the digits' array,
+            // the characters' array and the string), once per stored or skipped file.
+            String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+                func digit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
+                for (position, byte) in bytes.enumerated() {
+                    output[2 * position] = digit(byte >> 4)
+                    output[2 * position + 1] = digit(byte & 0x0F)
+                }
+                return bytes.count * 2
             }
-            return String(decoding: characters, as: UTF8.self)
         }
 
         /// The first 8 bytes read as a big-endian integer (used for sharding and compact sets of seen URLs).

@@ -92,11 +92,10 @@ public struct URLList: Sequence, Sendable {
                     return nil
                 }
                 switch line {
-                case .text(let bytes, let number):
-                    guard let text = Self.text(of: bytes) else {
-                        if parser.isFinished { continue }
-                        return .failure(.invalidUTF8(line: number))
-                    }
+                case .invalidUTF8(let number):
+                    if parser.isFinished { continue }
+                    return .failure(.invalidUTF8(line: number))
+                case .text(let text, let number):
                     let withoutMark = number == 1 && text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
                     if let result = read(&parser, withoutMark, number) {
                         if case .failure(let error) = result, error.endsList { ended = true }
@@ -113,13 +112,6 @@ public struct URLList: Sequence, Sendable {
                 }
             }
             return nil
-        }
-
-        /// `bytes` as text, or `nil` when they are not UTF-8. An ASCII line (the usual one) is decoded without
-        /// `String(validating:)`, which is generic and looked up its metadata at run time for every line.
-        private static func text(of bytes: [UInt8]) -> String? {
-            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-            return String(validating: bytes, as: UTF8.self)
         }
 
         /// A function returning successive chunks of `source`, then an empty array.

@@ -10,6 +10,15 @@ struct ManifestLineKeyTests {
         Data(line.utf8).withUnsafeBytes { ManifestLine(bytes: $0) }
     }
 
+    @Test("Every key's name matches that key and no other, and each key has a bit of its own")
+    func everyKeyMatchesItself() {
+        for key in ManifestLine.Key.allCases {
+            let name = Array(key.rawValue.utf8)
+            #expect(name.withUnsafeBytes { ManifestLine.Key.matching($0) } == key)
+            #expect(ManifestLine.Key.allCases.filter { $0.bit == key.bit } == [key])
+        }
+    }
+
     @Test(
         "A key that only resembles a record's key (same length or first byte) is not vouched for",
         arguments: ["urx", "uRl", "Url", "nam", "namex", "statue", "sha255", "bytez", "etagg", "lastmodified", "e"])

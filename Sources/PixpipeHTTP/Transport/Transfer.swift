@@ -111,12 +111,7 @@ final class Transfer: Sendable {
     /// failure, or cancellation) without waiting for URLSession, and cancels the task if it was started.
     private func stop(_ change: (inout TransferState) -> Void) {
         let (delivery, cancel) = guarded.withLock {
-            guarded -> (
-                (
-                    CheckedContinuation<Result<TransportResponse, FetchError>, Never>,
-                    Result<TransportResponse, FetchError>
-                )?, Bool
-            ) in
+            guarded -> ((CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>)?, Bool) in
             change(&guarded.state)
             guard !guarded.stopped else { return (nil, false) }
             guarded.stopped = true

@@ -75,6 +75,6 @@ struct FileNameClaims: Sendable {
     }
 
     private static func fingerprint(_ pattern: FileNamePattern) -> UInt64 {
-        SHA256.prefix64(ofUTF8: pattern.collisionKey)
+        pattern.collisionFingerprint
     }
 }

@@ -16,8 +16,9 @@ struct ManifestLine: Sendable, Equatable {
     var status: ManifestRecord.Status
     /// The record's `name`.
     var name: String?
-    /// The record's `sha256`.
-    var sha256: String?
+    /// The record's `sha256` as the digest it spells, when it is 64 lowercase hex digits; `nil` for anything
+    /// else (no hash, or one that never matches a file's digest): all a resumed batch needs of it.
+    var sha256: PriorIndex.SHA256Bytes?
     /// The record's `bytes`.
     var bytes: Int?
     /// The record's `errorKind`.
@@ -32,7 +33,7 @@ struct ManifestLine: Sendable, Equatable {
         url = record.url
         status = record.status
         name = record.name
-        sha256 = record.sha256
+        sha256 = record.sha256.flatMap(PriorIndex.SHA256Bytes.init(hex:))
         bytes = record.bytes
         errorKind = record.errorKind
         etag = record.etag
@@ -60,7 +61,7 @@ struct ManifestLine: Sendable, Equatable {
         var url: String?
         var status: ManifestRecord.Status?
         var name: String?
-        var sha256: String?
+        var sha256: PriorIndex.SHA256Bytes?
         var bytes: Int?
         var errorKind: String?
         var etag: String?
@@ -68,20 +69,6 @@ struct ManifestLine: Sendable, Equatable {
         var seen: UInt32 = 0
         /// `attempts` and `elapsed`, which a record must have.
         var hasRequiredNumbers: Bool { seen & Key.attempts.bit != 0 && seen & Key.elapsed.bit != 0 }
-    }
-
-    /// The keys of a record and the JSON type `JSONDecoder` requires of each.
-    private enum Key: String, CaseIterable {
-        case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
-        case errorKind, warnings, etag, lastModified
-
-        var bit: UInt32 { 1 << UInt32(Self.ordered.firstIndex(of: self) ?? 0) }
-
-        /// `allCases` once: the synthesized `allCases` builds a new array at every call.
-        private static let ordered = allCases
-
-        /// The keys by their UTF-8 bytes, so matching a key allocates nothing.
-        static let byBytes: [(bytes: [UInt8], key: Key)] = allCases.map { (Array($0.rawValue.utf8), $0) }
     }
 
     /// A cursor over one line's bytes.
@@ -139,9 +126,9 @@ struct ManifestLine: Sendable, Equatable {
             }
             guard end < bytes.count else { return nil }
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard let match = Key.byBytes.first(where: { $0.bytes.elementsEqual(text) }) else { return nil }
+            guard let match = Key.matching(text) else { return nil }
             index = end + 1
-            return match.key
+            return match
         }
 
         /// Reads the value of `key`, checking its type; `false` when it is not one `JSONDecoder` accepts.
@@ -157,12 +144,20 @@ struct ManifestLine: Sendable, Equatable {
                     guard let status = ManifestRecord.Status(rawValue: text) else { return false }
                     fields.status = status
                 }
-            case .name, .sha256, .format, .error, .errorKind, .etag, .lastModified:
+            case .sha256:
+                if null() { return true }
+                // Plain hex digits are read as the digest in place, with no `String` made of them.
+                if let raw = plainASCIIString() {
+                    fields.sha256 = PriorIndex.SHA256Bytes(hexDigits: raw)
+                    return true
+                }
+                guard let text = string() else { return false }
+                fields.sha256 = PriorIndex.SHA256Bytes(hex: text)
+            case .name, .format, .error, .errorKind, .etag, .lastModified:
                 if null() { return true }
                 guard let text = string() else { return false }
                 switch key {
                 case .name: fields.name = text
-                case .sha256: fields.sha256 = text
                 case .errorKind: fields.errorKind = text
                 case .etag: fields.etag = text
                 case .lastModified: fields.lastModified = text
@@ -205,7 +200,7 @@ struct ManifestLine: Sendable, Equatable {
             var end = index
             if end < bytes.count, bytes[end] == UInt8(ascii: "-") { end += 1 }
             let digits = end
-            while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+            while end < bytes.count, bytes[end] &- 0x30 < 10 { end += 1 }
             let count = end - digits
             guard count > 0, count <= 18, count == 1 || bytes[digits] != 0x30 else { return nil }
             // A fraction or an exponent would make it a number `Int` may refuse: not vouched for.
@@ -227,7 +222,7 @@ struct ManifestLine: Sendable, Equatable {
             var end = index
             func digits() -> Int {
                 let start = end
-                while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+                while end < bytes.count, bytes[end] &- 0x30 < 10 { end += 1 }
                 return end - start
             }
             if end < bytes.count, bytes[end] == UInt8(ascii: "-") { end += 1 }
@@ -248,17 +243,36 @@ struct ManifestLine: Sendable, Equatable {
             return true
         }
 
+        /// The bytes of a JSON string of printable ASCII without escapes (taken); `nil`, taking nothing, for any
+        /// other value.
+        mutating func plainASCIIString() -> UnsafeRawBufferPointer? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") { break }
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        }
+
         /// A JSON string, unescaped; `nil` when it is not valid JSON or not valid UTF-8.
         mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
             var end = start
             var escaped = false
+            var ascii = true
             while end < bytes.count {
                 let byte = bytes[end]
                 if byte == UInt8(ascii: "\"") { break }
                 // A raw control character is not JSON.
                 guard byte >= 0x20 else { return nil }
+                if byte >= 0x80 { ascii = false }
                 if byte == UInt8(ascii: "\\") {
                     escaped = true
                     end += 1
@@ -268,6 +282,9 @@ struct ManifestLine: Sendable, Equatable {
             guard end < bytes.count else { return nil }
             index = end + 1
             let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            // ASCII is valid UTF-8: decoding it needs no validation (`String(validating:)` is generic, and looked
+            // up its metadata at run time for every string, a tenth of reading the manifest).
+            if ascii, !escaped { return String(decoding: raw, as: UTF8.self) }
             guard escaped else { return String(validating: raw, as: UTF8.self) }
             return Self.unescaped(raw)
         }

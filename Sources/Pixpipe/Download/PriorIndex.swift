@@ -69,28 +69,35 @@ struct PriorIndex: Sendable {
         /// The digest written as 64 lowercase hex digits, as the manifest records it; `nil` for anything else
         /// (which, compared as text before, never matched a file's digest either).
         init?(hex: String) {
-            // Through the contiguous UTF-8 directly: the string's iterator cost 85 ms per 200,000 lines.
             var hex = hex
-            guard
-                let words = hex.withUTF8({ utf8 -> (UInt64, UInt64, UInt64, UInt64)? in
-                    guard utf8.count == 64 else { return nil }
-                    func word(_ number: Int) -> UInt64? {
-                        var value: UInt64 = 0
-                        for byte in utf8[number * 16..<number * 16 + 16] {
-                            switch byte {
-                            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
-                            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
-                            default: return nil
-                            }
-                        }
-                        return value
+            guard let digest = hex.withUTF8({ Self(hexDigits: UnsafeRawBufferPointer($0)) }) else { return nil }
+            self = digest
+        }
+
+        /// ``init(hex:)`` of the UTF-8 bytes `hexDigits`.
+        init?(hexDigits utf8: UnsafeRawBufferPointer) {
+            guard utf8.count == 64 else { return nil }
+            func word(_ number: Int) -> UInt64? {
+                var value: UInt64 = 0
+                for position in number * 16..<number * 16 + 16 {
+                    // Arithmetic, not range patterns: `ClosedRange.contains` was not inlined here.
+                    let byte = utf8[position]
+                    let digit: UInt8
+                    if byte &- 0x30 < 10 {
+                        digit = byte &- 0x30
+                    } else if byte &- 0x61 < 6 {
+                        digit = byte &- 0x61 &+ 10
+                    } else {
+                        return nil
                     }
-                    guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3)
-                    else { return nil }
-                    return (first, second, third, fourth)
-                })
-            else { return nil }
-            self.words = words
+                    value = value << 4 | UInt64(digit)
+                }
+                return value
+            }
+            guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3) else {
+                return nil
+            }
+            words = (first, second, third, fourth)
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool {
@@ -129,7 +136,7 @@ struct PriorIndex: Sendable {
 
     /// Records `line` for the URL with `fingerprint`, replacing what an earlier line said.
     mutating func insert(_ line: ManifestLine, fingerprint: UInt64) {
-        let sha256 = line.sha256.flatMap(SHA256Bytes.init(hex:))
+        let sha256 = line.sha256
         let existing = slotByFingerprint[fingerprint]
         let outcome: Outcome
         switch line.status {
@@ -150,17 +157,21 @@ struct PriorIndex: Sendable {
             present: (sha256 == nil ? 0 : Slot.hasSHA256) | (line.bytes == nil ? 0 : Slot.hasBytes))
         // Names are at most a few hundred bytes (the writer limits them); a longer one is kept as no name,
         // which only means the item is downloaded again. A validator that long is dropped: the refresh then
-        // asks without it and compares the hash.
-        let fits = { (text: String?) in text.map { $0.utf8.count <= Int(Int16.max) } ?? false }
-        let texts = [line.name, line.etag, line.lastModified].map { fits($0) ? $0 : nil }
-        let total = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
-        if texts.contains(where: { $0 != nil }), names.count <= Int(UInt32.max) - total {
+        // asks without it and compares the hash. (No arrays here: this runs once per line, on one thread.)
+        let fits = { (text: String?) -> String? in text.flatMap { $0.utf8.count <= Int(Int16.max) ? $0 : nil } }
+        let name = fits(line.name)
+        let etag = fits(line.etag)
+        let lastModified = fits(line.lastModified)
+        let total = (name?.utf8.count ?? 0) + (etag?.utf8.count ?? 0) + (lastModified?.utf8.count ?? 0)
+        if name != nil || etag != nil || lastModified != nil, names.count <= Int(UInt32.max) - total {
             slot.nameOffset = UInt32(names.count)
-            for text in texts.compactMap({ $0 }) { names.append(contentsOf: text.utf8) }
             let length = { (text: String?) in text.map { Int16($0.utf8.count) } ?? -1 }
-            slot.nameLength = length(texts[0])
-            slot.etagLength = length(texts[1])
-            slot.lastModifiedLength = length(texts[2])
+            if let name { names.append(contentsOf: name.utf8) }
+            if let etag { names.append(contentsOf: etag.utf8) }
+            if let lastModified { names.append(contentsOf: lastModified.utf8) }
+            slot.nameLength = length(name)
+            slot.etagLength = length(etag)
+            slot.lastModifiedLength = length(lastModified)
         }
         if let existing {
             slots[Int(existing)] = slot

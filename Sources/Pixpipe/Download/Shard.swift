@@ -30,6 +30,13 @@ public struct Shard: Sendable, Hashable {
         Self.bucket(of: URLFingerprint(url).value, count: count) == index
     }
 
+    /// Whether the URL whose `absoluteString` is `text` belongs to this shard (as ``contains(_:)`` says of it).
+    public func contains(absoluteString text: Substring) -> Bool {
+        var text = text
+        let fingerprint = text.withUTF8 { SHA256.prefix64(of: UnsafeRawBufferPointer($0)) }
+        return Self.bucket(of: fingerprint, count: count) == index
+    }
+
     /// The shard of a URL fingerprint among `count`.
     static func bucket(of fingerprint: UInt64, count: Int) -> Int {
         Int(fingerprint % UInt64(count))

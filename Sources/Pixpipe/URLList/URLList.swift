@@ -72,19 +72,32 @@ public struct URLList: Sequence, Sendable {
 
         /// The next entry or line error, or `nil` at the end of the list.
         public mutating func next() -> Result<URLListEntry, URLListError>? {
+            nextElement { parser, line, number in parser.parse(line: line, number: number) }
+        }
+
+        /// The next entry or line error as ``next()`` reads it, the entry checked without building its `URL`
+        /// when it is a plain one (see ``URLListParser/check(line:number:)``).
+        mutating func nextChecked() -> Result<CheckedEntry, URLListError>? {
+            nextElement { parser, line, number in parser.check(line: line, number: number) }
+        }
+
+        /// The next element `read` makes of a line, or a line error, or `nil` at the end of the list.
+        private mutating func nextElement<Element>(
+            _ read: (inout URLListParser, Substring, Int) -> Result<Element, URLListError>?
+        ) -> Result<Element, URLListError>? {
             while !ended {
                 guard let line = lines.next() else {
                     ended = true
-                    return parser.finish()
+                    if case .failure(let error) = parser.finish() { return .failure(error) }
+                    return nil
                 }
                 switch line {
-                case .text(let bytes, let number):
-                    guard let text = String(validating: bytes, as: UTF8.self) else {
-                        if parser.isFinished { continue }
-                        return .failure(.invalidUTF8(line: number))
-                    }
+                case .invalidUTF8(let number):
+                    if parser.isFinished { continue }
+                    return .failure(.invalidUTF8(line: number))
+                case .text(let text, let number):
                     let withoutMark = number == 1 && text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
-                    if let result = parser.parse(line: withoutMark, number: number) {
+                    if let result = read(&parser, withoutMark, number) {
                         if case .failure(let error) = result, error.endsList { ended = true }
                         return result
                     }

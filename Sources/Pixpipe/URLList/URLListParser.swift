@@ -32,6 +32,17 @@ public struct URLListParser: Sendable {
 
     /// Reads line `number` (1-based, without its line break).
     public mutating func parse(line: Substring, number: Int) -> Result<URLListEntry, URLListError>? {
+        candidate(line: line, number: number).map { $0.flatMap(Self.entry) }
+    }
+
+    /// Reads line `number` like ``parse(line:number:)``, with the same outcome, but without building a `URL`
+    /// when the line's URL is a plain one (see ``URLList/CheckedEntry``): for a pass that only counts the entries.
+    public mutating func check(line: Substring, number: Int) -> Result<URLList.CheckedEntry, URLListError>? {
+        candidate(line: line, number: number).map { $0.flatMap(Self.checkedEntry) }
+    }
+
+    /// The URL text of line `number` and its name, before the URL is checked; `nil` for a line with no entry.
+    private mutating func candidate(line: Substring, number: Int) -> Result<Candidate, URLListError>? {
         guard !isFinished else { return nil }
         if let open = openRecord {
             return continueRecord(open, with: line)
@@ -41,8 +52,8 @@ public struct URLListParser: Sendable {
         let format = self.format ?? URLListFormat.detect(firstLine: trimmed)
         self.format = format
         switch format {
-        case .lines: return Self.entry(urlText: trimmed, name: nil, line: number)
-        case .jsonl: return Self.jsonEntry(trimmed, line: number)
+        case .lines: return Self.candidate(urlText: trimmed, name: nil, line: number)
+        case .jsonl: return Self.jsonCandidate(trimmed, line: number)
         case .csv, .tsv: return delimitedRecord(String(line), line: number)
         }
     }
@@ -54,6 +65,16 @@ public struct URLListParser: Sendable {
         return .failure(.unterminatedQuote(line: open.line))
     }
 
+    /// A list's URL text with its name and line, trimmed and not empty, before it is checked as a URL.
+    struct Candidate {
+        /// The URL's text.
+        var text: Substring
+        /// The entry's name, trimmed, `nil` when empty.
+        var name: String?
+        /// The line the entry starts on.
+        var line: Int
+    }
+
     /// Marks the list as ended after a failure outside the parser (a read error).
     public mutating func stop() {
         isFinished = true
@@ -62,7 +83,7 @@ public struct URLListParser: Sendable {
 
     private mutating func continueRecord(
         _ open: (text: String, line: Int), with line: Substring
-    ) -> Result<URLListEntry, URLListError>? {
+    ) -> Result<Candidate, URLListError>? {
         let text = open.text + "\n" + line
         guard text.utf8.count <= maximumRecordBytes else {
             openRecord = nil
@@ -71,7 +92,7 @@ public struct URLListParser: Sendable {
         return delimitedRecord(text, line: open.line)
     }
 
-    private mutating func delimitedRecord(_ text: String, line: Int) -> Result<URLListEntry, URLListError>? {
+    private mutating func delimitedRecord(_ text: String, line: Int) -> Result<Candidate, URLListError>? {
         let delimiter: Unicode.Scalar = format == .tsv ? "\t" : ","
         openRecord = nil
         switch DelimitedRecord.split(Substring(text), delimiter: delimiter) {
@@ -84,11 +105,11 @@ public struct URLListParser: Sendable {
             }
             guard columns.url < fields.count else { return .failure(.missingURL(line: line)) }
             let name = columns.name.flatMap { $0 < fields.count ? fields[$0] : nil }
-            return Self.entry(urlText: Substring(fields[columns.url]), name: name, line: line)
+            return Self.candidate(urlText: Substring(fields[columns.url]), name: name, line: line)
         }
     }
 
-    private mutating func readHeader(_ fields: [String], line: Int) -> Result<URLListEntry, URLListError>? {
+    private mutating func readHeader(_ fields: [String], line: Int) -> Result<Candidate, URLListError>? {
         let names = fields.map { $0.trimmingListWhitespace().lowercased() }
         guard let url = names.firstIndex(of: "url") else {
             isFinished = true
@@ -98,7 +119,7 @@ public struct URLListParser: Sendable {
         return nil
     }
 
-    private static func jsonEntry(_ text: Substring, line: Int) -> Result<URLListEntry, URLListError> {
+    private static func jsonCandidate(_ text: Substring, line: Int) -> Result<Candidate, URLListError> {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(text.utf8))
@@ -116,15 +137,32 @@ public struct URLListParser: Sendable {
         guard let urlText = url as? String else {
             return .failure(.malformedJSON(reason: "'url' is not a string", line: line))
         }
-        return entry(urlText: Substring(urlText), name: name as? String, line: line)
+        return candidate(urlText: Substring(urlText), name: name as? String, line: line)
     }
 
-    /// The entry for `urlText` on `line`, or why it is not a usable URL.
-    static func entry(urlText: Substring, name: String?, line: Int) -> Result<URLListEntry, URLListError> {
+    /// The candidate for `urlText` on `line`, or ``URLListError/missingURL(line:)`` when it is blank.
+    private static func candidate(urlText: Substring, name: String?, line: Int) -> Result<Candidate, URLListError> {
         let text = urlText.trimmingListWhitespace()
         guard !text.isEmpty else { return .failure(.missingURL(line: line)) }
         let cleanName = name.map { String($0.trimmingListWhitespace()) }.flatMap { $0.isEmpty ? nil : $0 }
-        return validatedURL(String(text), line: line).map { URLListEntry(url: $0, name: cleanName, line: line) }
+        return .success(Candidate(text: text, name: cleanName, line: line))
+    }
+
+    /// The entry for `candidate`, or why its text is not a usable URL.
+    private static func entry(_ candidate: Candidate) -> Result<URLListEntry, URLListError> {
+        validatedURL(String(candidate.text), line: candidate.line).map {
+            URLListEntry(url: $0, name: candidate.name, line: candidate.line)
+        }
+    }
+
+    /// The checked entry for `candidate`: a plain URL by its bytes, any other through ``validatedURL(_:line:)``.
+    private static func checkedEntry(_ candidate: Candidate) -> Result<URLList.CheckedEntry, URLListError> {
+        if PlainHTTPURL.accepts(candidate.text) {
+            return .success(URLList.CheckedEntry(absoluteString: candidate.text, line: candidate.line))
+        }
+        return validatedURL(String(candidate.text), line: candidate.line).map {
+            URLList.CheckedEntry(absoluteString: Substring($0.absoluteString), line: candidate.line)
+        }
     }
 
     /// `text` as an absolute http or https URL with a host, or the reason it is not one.

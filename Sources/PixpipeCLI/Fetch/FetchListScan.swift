@@ -27,6 +27,27 @@ struct FetchListScan: Sendable {
     /// Lines in error.
     var invalidLines: Int { invalidByKind.values.reduce(0, +) }
 
+    /// Counts the entries of `list` (all, and in `shard`) and its lines in error by kind, calling `onInvalid` for
+    /// each line in error (not for a list-ending error): what a run needs before its batch, without the hosts
+    /// and preview of a dry run. Each URL is checked, not built (``URLList/checkedEntries``), with the same
+    /// outcome as ``scan(_:shard:onInvalid:)``'s.
+    static func count(_ list: URLList, shard: Shard?, onInvalid: (URLListError) -> Void) -> FetchListScan {
+        var scan = FetchListScan()
+        for element in list.checkedEntries {
+            switch element {
+            case .success(let entry):
+                scan.entries += 1
+                if shard?.contains(absoluteString: entry.absoluteString) ?? true { scan.entriesInShard += 1 }
+            case .failure(let error) where error.endsList:
+                scan.fatalError = error
+            case .failure(let error):
+                scan.invalidByKind[error.shortName, default: 0] += 1
+                onInvalid(error)
+            }
+        }
+        return scan
+    }
+
     /// Reads `list`, calling `onInvalid` for each line in error (not for a list-ending error).
     static func scan(_ list: URLList, shard: Shard?, onInvalid: (URLListError) -> Void) -> FetchListScan {
         var scan = FetchListScan()

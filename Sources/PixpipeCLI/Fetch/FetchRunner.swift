@@ -26,7 +26,7 @@ struct FetchRunner: Sendable {
         // The scan's bad lines are kept for the manifest, so the list is not read a third time for them
         // (unless there are very many).
         var invalidLines: [URLListError] = []
-        let scan = FetchListScan.scan(list, shard: settings.options.shard) { error in
+        let scan = FetchListScan.count(list, shard: settings.options.shard) { error in
             report(error)
             if invalidLines.count <= Self.keptInvalidLines { invalidLines.append(error) }
         }

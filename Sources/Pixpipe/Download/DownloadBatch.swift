@@ -17,11 +17,25 @@ struct DownloadBatch: Sendable {
 
     /// Records `invalidLines`, runs `items` to the end or until stopped, sends `.stopped`, finishes the
     /// channel, and returns the summary.
+    ///
+    /// `.stopped` goes out only once the batch has let go of the folder: the manifest closed, and with it
+    /// the lock that tells the next run in the folder whether another still works there (see
+    /// ``ManifestStore``). A caller that starts the next run on `.stopped` must find the folder free, or
+    /// that run would leave a killed run's torn line and temporary files in place.
     func run<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
         _ items: Items, invalidLines: Invalid
     ) async -> DownloadSummary where Items.Element == DownloadItem, Invalid.Element == URLListError {
-        var summary = DownloadSummary()
         defer { events.finish() }
+        let summary = await runHoldingFolder(items, invalidLines: invalidLines)
+        await events.send(.stopped(summary))
+        return summary
+    }
+
+    /// Everything ``run(_:invalidLines:)`` does but the final event; the manifest is closed on return.
+    private func runHoldingFolder<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
+        _ items: Items, invalidLines: Invalid
+    ) async -> DownloadSummary where Items.Element == DownloadItem, Invalid.Element == URLListError {
+        var summary = DownloadSummary()
         let manifest: ManifestStore
         let prior: PriorIndex
         do throws(DownloadError) {
@@ -32,7 +46,6 @@ struct DownloadBatch: Sendable {
             }
         } catch {
             summary.stopReason = .diskError(error.description)
-            await events.send(.stopped(summary))
             return summary
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
@@ -53,7 +66,6 @@ struct DownloadBatch: Sendable {
             do throws(DownloadError) { try manifest.synchronize() } catch { flushFailure = error }
         }
         if let flushFailure, summary.stopReason == nil { summary.stopReason = .diskError(flushFailure.description) }
-        await events.send(.stopped(summary))
         return summary
     }
 

@@ -153,5 +153,8 @@ final class ManifestStore {
 
 /// The C `open` for reading and appending, creating the file; reachable from a type with its own `open`.
 private func openForAppending(_ path: String) -> Int32 {
-    open(path, O_RDWR | O_CREAT | O_APPEND, 0o644)
+    // Close-on-exec: a child process started meanwhile (by a program that embeds the downloader, or by the
+    // tests, which run the CLI) would otherwise inherit the descriptor, and with it the shared lock, for as
+    // long as it lives, and the next run in the folder would think another still works there.
+    open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
 }

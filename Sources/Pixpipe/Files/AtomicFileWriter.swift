@@ -95,7 +95,7 @@ package struct AtomicFileWriter: Sendable {
     /// Flushes every file of the file system holding `directory` (one `syncfs`): the batch form of the
     /// flush that ``write(_:to:flushes:method:)`` skips with `flushes: false`.
     package static func synchronizeFileSystem(containing directory: String) throws(Failure) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(step: .fsync, path: directory, code: errno) }
         defer { close(descriptor) }
         guard pxp_syncfs(descriptor) == 0 else { throw Failure(step: .fsync, path: directory, code: errno) }
@@ -162,7 +162,7 @@ package struct AtomicFileWriter: Sendable {
     /// Flushes the folder's entries (the new name); a failure here loses nothing already visible, so it is
     /// ignored.
     static func syncDirectory(_ directory: String) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)

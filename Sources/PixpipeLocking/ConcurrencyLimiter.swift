@@ -120,12 +120,20 @@ package final class ConcurrencyLimiter: Sendable {
             state.activeByKey[key, default: 1] -= 1
             if state.activeByKey[key] == 0 { state.activeByKey[key] = nil }
             var woken: [Waiter] = []
+            // Keys found at their own limit in this pass: every later waiter with such a key is refused too
+            // (grants only raise the counts), so once every queued key is here the rest of the queue is not
+            // read. Without it, one host's waiters behind its per-host limit were all read on every release
+            // (about 24,000 instructions an item with 32 waiting for `--per-host 8`).
+            var blockedKeys: Set<String> = []
             var index = state.head
-            while index < state.waiters.count, state.active < limit {
-                if let waiter = state.waiters[index], state.canGrant(waiter.key, limit: limit, perKeyLimit: perKeyLimit)
-                {
-                    state.grant(waiter.key)
-                    if let waiter = state.unqueue(at: index) { woken.append(waiter) }
+            while index < state.waiters.count, state.active < limit, blockedKeys.count < state.queuedByKey.count {
+                if let waiter = state.waiters[index], !blockedKeys.contains(waiter.key) {
+                    if state.canGrant(waiter.key, limit: limit, perKeyLimit: perKeyLimit) {
+                        state.grant(waiter.key)
+                        if let waiter = state.unqueue(at: index) { woken.append(waiter) }
+                    } else {
+                        blockedKeys.insert(waiter.key)
+                    }
                 }
                 index += 1
             }

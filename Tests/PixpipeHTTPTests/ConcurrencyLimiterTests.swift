@@ -93,4 +93,26 @@ struct ConcurrencyLimiterTests {
         limiter.release(key: "a")
         limiter.release(key: "b")
     }
+
+    @Test func aReleaseReachesWaitersQueuedBehindKeysAtTheirLimit() async {
+        let limiter = ConcurrencyLimiter(limit: 3, perKeyLimit: 1)
+        for key in ["a", "b", "c"] { #expect(await limiter.acquire(key: key)) }
+        // All three slots are taken: these queue, "a" and "b" behind their keys as well, "d" only for room.
+        let secondA = Task { await limiter.acquire(key: "a") }
+        await waitForQueue(limiter, count: 1)
+        let secondB = Task { await limiter.acquire(key: "b") }
+        await waitForQueue(limiter, count: 2)
+        let firstD = Task { await limiter.acquire(key: "d") }
+        await waitForQueue(limiter, count: 3)
+        // The freed slot goes past the two waiters whose keys are still at their limit.
+        limiter.release(key: "c")
+        #expect(await firstD.value)
+        #expect(limiter.queuedWaiters == 2)
+        limiter.release(key: "b")
+        #expect(await secondB.value)
+        limiter.release(key: "a")
+        #expect(await secondA.value)
+        #expect(limiter.queuedWaiters == 0)
+        for key in ["a", "b", "d"] { limiter.release(key: key) }
+    }
 }

@@ -38,11 +38,8 @@ struct FetchListScan: Sendable {
             case .success(let entry):
                 scan.entries += 1
                 if shard?.contains(absoluteString: entry.absoluteString) ?? true { scan.entriesInShard += 1 }
-            case .failure(let error) where error.endsList:
-                scan.fatalError = error
             case .failure(let error):
-                scan.invalidByKind[error.shortName, default: 0] += 1
-                onInvalid(error)
+                scan.record(error, onInvalid: onInvalid)
             }
         }
         return scan
@@ -64,13 +61,20 @@ struct FetchListScan: Sendable {
                 } else {
                     scan.entriesOnOtherHosts += 1
                 }
-            case .failure(let error) where error.endsList:
-                scan.fatalError = error
             case .failure(let error):
-                scan.invalidByKind[error.shortName, default: 0] += 1
-                onInvalid(error)
+                scan.record(error, onInvalid: onInvalid)
             }
         }
         return scan
+    }
+
+    /// Keeps a list-ending `error` as the scan's fatal error; counts any other by kind and hands it to `onInvalid`.
+    private mutating func record(_ error: URLListError, onInvalid: (URLListError) -> Void) {
+        guard !error.endsList else {
+            self.fatalError = error
+            return
+        }
+        invalidByKind[error.shortName, default: 0] += 1
+        onInvalid(error)
     }
 }

@@ -5,21 +5,23 @@ import Testing
 
 @Suite("Thumbnail: JPEG shrink-on-load and limits")
 struct ThumbnailJPEGTests {
-    /// (source side, target side, expected M): the smallest M/8 keeping at least twice the target.
+    /// (source side, target side, expected M): the smallest M/8 keeping at least three times the target,
+    /// rounded up to a scale with a cheap inverse DCT (1, 2, 4 or 8).
     @Test(arguments: [
-        (4000, 256, 2), (4000, 250, 1), (4000, 126, 1), (768, 128, 3), (768, 300, 7), (768, 400, 8), (1800, 256, 3),
+        (4000, 256, 2), (4000, 250, 2), (4000, 126, 1), (768, 128, 4), (768, 300, 8), (768, 400, 8), (1800, 256, 4),
+        (1536, 256, 4), (768, 256, 8), (4096, 256, 2), (6144, 256, 1), (3000, 256, 4), (768, 96, 4), (768, 64, 2),
     ])
-    func shrinkOnLoadKeepsTwiceTheTarget(_ example: (Int, Int, Int)) {
+    func shrinkOnLoadKeepsThreeTimesTheTarget(_ example: (Int, Int, Int)) {
         let (side, target, expected) = example
         let numerator = Thumbnailer.jpegScaleNumerator(
             width: side, height: side, targetWidth: target, targetHeight: target)
         #expect(numerator == expected)
-        #expect((side * numerator + 7) / 8 >= 2 * target || numerator == 8)
+        #expect((side * numerator + 7) / 8 >= 3 * target || numerator == 8)
     }
 
     @Test func bothAxesCount() {
-        // 4000x1000 into 256x128: the height needs 256 rows, so 3/8 (375 rows), not 1/8.
-        #expect(Thumbnailer.jpegScaleNumerator(width: 4000, height: 1000, targetWidth: 256, targetHeight: 128) == 3)
+        // 4000x1000 into 256x128: the height needs 384 rows, so 4/8 (500 rows), not the width's 2/8.
+        #expect(Thumbnailer.jpegScaleNumerator(width: 4000, height: 1000, targetWidth: 256, targetHeight: 128) == 4)
     }
 
     /// A 2400x1600 JPEG whose full decode is over a 1-megapixel limit.

@@ -3,8 +3,8 @@ import Foundation
 /// Makes thumbnails from image bytes of any format in the codec table, holding no more of the source than it
 /// needs: each codec decodes at the least size its library offers.
 ///
-/// JPEGs are decoded at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size,
-/// then resampled with the chosen filter; non-interlaced PNGs stream their rows through the resampler
+/// JPEGs are decoded at the smallest of libjpeg-turbo's fast DCT scales (1/8, 2/8, 4/8, 8/8) that keeps at
+/// least three times the target size, then resampled with the chosen filter; non-interlaced PNGs stream their rows through the resampler
 /// as libpng produces them, so peak memory does not grow with the source; interlaced PNGs are decoded
 /// whole under the pixel limit. The EXIF orientation is applied after resizing (fewer pixels to move),
 /// with the target read in upright pixels, so a 6-oriented 4000x3000 photo fit into 256 gives 192x256; an
@@ -62,17 +62,32 @@ public struct Thumbnailer: Sendable {
 
     /// The DCT scale numerator (M of M/8) for a `width` x `height` JPEG to be resized to `target`.
     ///
-    /// The smallest M whose decode is at least ``shrinkMargin`` times the target in both axes: DCT
-    /// scaling is close to an area average, and leaving the last factor of two to the real filter keeps
-    /// the result within a fraction of a decibel of a full decode (see the thumbnail quality tests).
+    /// The smallest M whose decode is at least ``jpegShrinkMargin`` times the target in both axes: DCT
+    /// scaling is close to an area average, and leaving the last factor of three to the real filter keeps
+    /// the result at 45 dB or more against a full decode (see the thumbnail quality tests).
+    ///
+    /// M is then rounded up to 1, 2, 4 or 8, the scales whose inverse DCTs libjpeg-turbo makes cheap (DC
+    /// only, SIMD): its plain C 3/8, 5/8, 6/8 and 7/8 ones cost more than decoding at the next of those, a
+    /// 768x512 photo at 6/8 more than at full size (docs/benchmarks.md, "Fast DCT scales"). The larger
+    /// decode keeps more than the margin, never less.
     static func jpegScaleNumerator(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> Int {
         let wanted = DecodeOptions.JPEGScale.atLeast(
-            width: targetWidth.multipliedReportingOverflow(by: shrinkMargin).partialValue,
-            height: targetHeight.multipliedReportingOverflow(by: shrinkMargin).partialValue)
-        return wanted.numerator(width: width, height: height)
+            width: targetWidth.multipliedReportingOverflow(by: jpegShrinkMargin).partialValue,
+            height: targetHeight.multipliedReportingOverflow(by: jpegShrinkMargin).partialValue)
+        let numerator = wanted.numerator(width: width, height: height)
+        return fastScaleNumerators.first { $0 >= numerator } ?? 8
     }
 
+    /// The DCT scale numerators whose inverse DCTs are cheap in libjpeg-turbo.
+    static let fastScaleNumerators = [1, 2, 4, 8]
+
     /// How many times the target size a reduced JPEG decode keeps, at least.
+    ///
+    /// Three, not two: at exactly twice the target a 1/8 or 2/8 decode measured 40.1 dB against a full
+    /// decode (Kodak photos), 45.0 dB at 2.75 times, 46.1 dB at three (docs/benchmarks.md, "Fast DCT scales").
+    static let jpegShrinkMargin = 3
+
+    /// How many times the target size libwebp's rescaler keeps when it decodes a WebP for a thumbnail.
     static let shrinkMargin = 2
 
     /// The plan for a source whose header says `info`; checks the source limit.

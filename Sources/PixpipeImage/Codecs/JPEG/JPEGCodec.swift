@@ -50,8 +50,8 @@ struct JPEGCodec: ImageCodec {
                 includesICCProfile: settings.keepsMetadata, includesEXIF: settings.keepsMetadata))
     }
 
-    /// Decodes at the smallest DCT scale (1/8 to 8/8) that keeps at least twice the target size, then
-    /// lets the thumbnailer resample with its filter.
+    /// Decodes at the smallest fast DCT scale (1/8, 2/8, 4/8, 8/8) that keeps at least three times the target
+    /// size, then lets the thumbnailer resample with its filter.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
         let options = thumbnailer.options
         let reader = try Thumbnailer.decoding { () throws(ImageDecodingError) in

@@ -16,7 +16,14 @@ struct ThumbnailJPEGTests {
         let numerator = Thumbnailer.jpegScaleNumerator(
             width: side, height: side, targetWidth: target, targetHeight: target)
         #expect(numerator == expected)
-        #expect((side * numerator + 7) / 8 >= 3 * target || numerator == 8)
+        #expect((side * numerator + 7) / 8 >= 3 * target - 2 || numerator == 8)
+    }
+
+    @Test func aRoundedUpTargetDoesNotForceTheNextScale() {
+        // 1536x1024 into 256 px is 256x171 (170.7 rounded up): 4/8 gives 768x512, three times the exact size.
+        #expect(Thumbnailer.jpegScaleNumerator(width: 1536, height: 1024, targetWidth: 256, targetHeight: 171) == 4)
+        // One more row of target is past it.
+        #expect(Thumbnailer.jpegScaleNumerator(width: 1536, height: 1024, targetWidth: 256, targetHeight: 172) == 8)
     }
 
     @Test func bothAxesCount() {

@@ -72,10 +72,18 @@ public struct Thumbnailer: Sendable {
     /// decode keeps more than the margin, never less.
     static func jpegScaleNumerator(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> Int {
         let wanted = DecodeOptions.JPEGScale.atLeast(
-            width: targetWidth.multipliedReportingOverflow(by: jpegShrinkMargin).partialValue,
-            height: targetHeight.multipliedReportingOverflow(by: jpegShrinkMargin).partialValue)
+            width: withJPEGMargin(targetWidth), height: withJPEGMargin(targetHeight))
         let numerator = wanted.numerator(width: width, height: height)
         return fastScaleNumerators.first { $0 >= numerator } ?? 8
+    }
+
+    /// The least decoded side that keeps ``jpegShrinkMargin`` times a target `side`.
+    ///
+    /// A target side is an exact size rounded, up to a pixel over it (171 rows for 512 / 3 = 170.7), so the
+    /// margin is taken of the side less a pixel, plus one: 511 rows for 171, which a 1536x1024 photo's 4/8
+    /// decode (768x512) has for a 256x171 thumbnail. Without it that photo would decode at full size.
+    static func withJPEGMargin(_ side: Int) -> Int {
+        (side - 1).multipliedReportingOverflow(by: jpegShrinkMargin).partialValue + 1
     }
 
     /// The DCT scale numerators whose inverse DCTs are cheap in libjpeg-turbo.

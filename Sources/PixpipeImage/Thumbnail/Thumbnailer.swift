@@ -62,7 +62,7 @@ public struct Thumbnailer: Sendable {
 
     /// The DCT scale numerator (M of M/8) for a `width` x `height` JPEG to be resized to `target`.
     ///
-    /// The smallest M whose decode is at least ``jpegShrinkMargin`` times the target in both axes: DCT
+    /// The smallest M whose decode is at least ``shrinkMargin`` times the target in both axes: DCT
     /// scaling is close to an area average, and leaving the last factor of three to the real filter keeps
     /// the result at 45 dB or more against a full decode (see the thumbnail quality tests).
     ///
@@ -72,31 +72,30 @@ public struct Thumbnailer: Sendable {
     /// decode keeps more than the margin, never less.
     static func jpegScaleNumerator(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> Int {
         let wanted = DecodeOptions.JPEGScale.atLeast(
-            width: withJPEGMargin(targetWidth), height: withJPEGMargin(targetHeight))
+            width: withShrinkMargin(targetWidth), height: withShrinkMargin(targetHeight))
         let numerator = wanted.numerator(width: width, height: height)
         return fastScaleNumerators.first { $0 >= numerator } ?? 8
     }
 
-    /// The least decoded side that keeps ``jpegShrinkMargin`` times a target `side`.
+    /// The least decoded side that keeps ``shrinkMargin`` times a target `side`.
     ///
     /// A target side is an exact size rounded, up to a pixel over it (171 rows for 512 / 3 = 170.7), so the
     /// margin is taken of the side less a pixel, plus one: 511 rows for 171, which a 1536x1024 photo's 4/8
     /// decode (768x512) has for a 256x171 thumbnail. Without it that photo would decode at full size.
-    static func withJPEGMargin(_ side: Int) -> Int {
-        (side - 1).multipliedReportingOverflow(by: jpegShrinkMargin).partialValue + 1
+    static func withShrinkMargin(_ side: Int) -> Int {
+        (side - 1).multipliedReportingOverflow(by: shrinkMargin).partialValue + 1
     }
 
     /// The DCT scale numerators whose inverse DCTs are cheap in libjpeg-turbo.
     static let fastScaleNumerators = [1, 2, 4, 8]
 
-    /// How many times the target size a reduced JPEG decode keeps, at least.
+    /// How many times the target size a reduced decode keeps, at least: JPEG's DCT scaling and libwebp's
+    /// rescaler both leave the last factor of three to the thumbnail's filter.
     ///
-    /// Three, not two: at exactly twice the target a 1/8 or 2/8 decode measured 40.1 dB against a full
-    /// decode (Kodak photos), 45.0 dB at 2.75 times, 46.1 dB at three (docs/benchmarks.md, "Fast DCT scales").
-    static let jpegShrinkMargin = 3
-
-    /// How many times the target size libwebp's rescaler keeps when it decodes a WebP for a thumbnail.
-    static let shrinkMargin = 2
+    /// Three, not two: at exactly twice the target, Kodak photos decoded at 1/8 or 2/8 measured 40.1 dB
+    /// against a full decode, and through libwebp's rescaler 40.0 dB; at three times, 46.1 and 46.4 dB
+    /// (docs/benchmarks.md, "Fast DCT scales").
+    static let shrinkMargin = 3
 
     /// The plan for a source whose header says `info`; checks the source limit.
     func plan(for info: ImageInfo) throws(ThumbnailError) -> Plan {

@@ -82,8 +82,8 @@ struct WebPCodec: ImageCodec {
         return try WebPAnimationDecoder(data, container: container, options: options)
     }
 
-    /// Still images are decoded straight at twice the target size by libwebp's rescaler (never at full size
-    /// when the thumbnail is smaller), then finished by the thumbnailer's filter; an animation gives its
+    /// Still images are decoded straight at three times the target size by libwebp's rescaler (at full size
+    /// only when that is no smaller), then finished by the thumbnailer's filter; an animation gives its
     /// first frame.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
         try source.withBytes { (bytes) throws(ThumbnailError) in

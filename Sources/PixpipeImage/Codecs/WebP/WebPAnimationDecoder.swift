@@ -28,7 +28,6 @@ final class WebPAnimationDecoder: FrameDecoder {
     /// frame, which carries a warning.
     init(_ data: Data, container: WebPContainer, options: DecodeOptions) throws(ImageDecodingError) {
         var data = data
-        var warnings = container.warnings
         if !container.isComplete {
             let cut = ImageDecodingError.truncated(format: .webp, reason: "the animation ends before its last frame")
             guard options.strictness == .lenient, let whole = Self.wholeFrames(of: data) else { throw cut }
@@ -58,7 +57,7 @@ final class WebPAnimationDecoder: FrameDecoder {
         frameCount = container.frameCount
         loopCount = container.loopCount
         var metadata = WebPStillDecoder.baseMetadata(container)
-        metadata.warnings = warnings
+        metadata.warnings = container.warnings
         self.metadata = metadata
     }
 

@@ -116,7 +116,8 @@ struct DownloadBatch: Sendable {
                 while running < window, summary.stopReason == nil, !Task.isCancelled {
                     if !ready.isEmpty {
                         let job = ready.removeFirst()
-                        group.addTask { (job.index, await pipeline.run(job)) }
+                        let reservation = pipeline.reserveTransfer(for: job)
+                        group.addTask { (job.index, await pipeline.run(job, reservation: reservation)) }
                         running += 1
                         continue
                     }
@@ -174,7 +175,9 @@ struct DownloadBatch: Sendable {
                         }
                     }
                     let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored)
-                    group.addTask { (index, await pipeline.run(job)) }
+                    // The place in the network queue is taken here, in list order: child tasks start in no set order.
+                    let reservation = pipeline.reserveTransfer(for: job)
+                    group.addTask { (index, await pipeline.run(job, reservation: reservation)) }
                     running += 1
                 }
                 await flush(&pending)

@@ -17,16 +17,25 @@ struct ItemPipeline: Sendable {
     let fileWork: BlockingWorkQueue
     let events: EventChannel
 
+    /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
+    /// starts, so that transfers start in list order (tasks themselves run in no set order).
+    func reserveTransfer(for job: ItemJob) -> SlotReservation {
+        network.reserve(key: Self.networkKey(for: job.item.url))
+    }
+
     /// Runs `job` to its outcome: attempts until one settles the item or the retry budget or the deadline
-    /// runs out.
-    func run(_ job: ItemJob) async -> ItemOutcome {
+    /// runs out. The first transfer uses `reservation`, from ``reserveTransfer(for:)``; retries queue anew.
+    func run(_ job: ItemJob, reservation: SlotReservation) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
         var attempts = ItemAttempts(url: job.item.url)
+        var reservation: SlotReservation? = reservation
         while true {
             if attempts.isPastDeadline, let limit = options.itemDeadline {
                 return failure(.deadlineExceeded(limit, url: attempts.url), attempts, keeping: job.stored)
             }
-            guard let fetched = await transfer(job, attempts: &attempts) else { return .cancelled }
+            let fetched = await transfer(job, reservation: reservation, attempts: &attempts)
+            reservation = nil
+            guard let fetched else { return .cancelled }
             switch await settle(fetched, job: job, attempts: &attempts) {
             case .settled(let outcome):
                 return outcome
@@ -43,16 +52,21 @@ struct ItemPipeline: Sendable {
         }
     }
 
-    /// One transfer holding a network slot (global and per host); the first one starts the item's clocks.
-    /// `nil` when cancelled while waiting for the slot.
+    /// The key transfers to `url` count against for the per-host limit.
+    private static func networkKey(for url: URL) -> String {
+        "\(url.host ?? ""):\(url.port ?? -1)"
+    }
+
+    /// One transfer holding a network slot (global and per host), `reservation`'s when given; the first one
+    /// starts the item's clocks. `nil` when cancelled while waiting for the slot.
     private func transfer(
-        _ job: ItemJob, attempts: inout ItemAttempts
+        _ job: ItemJob, reservation: SlotReservation?, attempts: inout ItemAttempts
     ) async -> Fetched? {
         let url = job.item.url
         let deadline = options.itemDeadline
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
-        let result = await network.withSlot(key: "\(url.host ?? ""):\(url.port ?? -1)") {
+        let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, FetchError> in
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
@@ -60,6 +74,12 @@ struct ItemPipeline: Sendable {
             return await fetch(
                 url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored)
         }
+        let result =
+            if let reservation {
+                await reservation.withSlot { await body(&attempts) }
+            } else {
+                await network.withSlot(key: Self.networkKey(for: url)) { await body(&attempts) }
+            }
         guard let result else { return nil }
         attempts.count += 1
         return Fetched(result: result, digester: digester)

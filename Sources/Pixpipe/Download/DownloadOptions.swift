@@ -27,6 +27,9 @@ public struct DownloadOptions: Sendable {
     public var timeout: Duration = .seconds(30)
     /// The time one item may take from its first attempt, retries and their waits included; `nil` for none.
     public var itemDeadline: Duration? = .seconds(300)
+    /// The most redirects followed for one transfer; one more fails the attempt with `too-many-redirects`
+    /// (0: a redirect is not followed but fails).
+    public var maxRedirects: Int = RedirectPolicy.defaultMaxRedirects
     /// When to retry; the same budget covers HTTP failures and bodies that do not decode completely.
     public var retryPolicy: RetryPolicy = RetryPolicy()
     /// Header fields sent with every request.

@@ -22,6 +22,10 @@ struct FetchCommand: Command {
         {name} {host} {sha256} {ext}. Files are written atomically (never partial, even if the process is
         killed) and flushed to the disk together when the batch ends; --fsync-each flushes each file as it
         is stored instead (slower; only matters if the machine itself crashes).
+        Limits fail an item alone, with its errorKind: --max-bytes ('body-too-large'), --max-pixels
+        ('too-large-image', with --thumbnail 'too-large-source'; without it, --thumbnail reads up to 1
+        gigapixel, decoding at most 100 megapixels at the reduced size it needs), --max-redirects ('too-many-redirects'), --timeout for one attempt and
+        --deadline for the whole item, retries included ('timeout' or 'deadline-exceeded').
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file). Running again skips items
@@ -58,6 +62,15 @@ struct FetchCommand: Command {
         .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
         .value(
             "max-bytes", placeholder: "N", help: "Largest body in bytes, K/M/G suffixes allowed (default 50000000)."),
+        .value(
+            "deadline", placeholder: "SECONDS",
+            help: "Time for one item, retries and their waits included (default 300; 0 = none)."),
+        .value(
+            "max-redirects", placeholder: "N",
+            help: "Redirects followed for one transfer (default \(RedirectPolicy.defaultMaxRedirects); 0 = none)."),
+        .value(
+            "max-pixels", placeholder: "N",
+            help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
         .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),

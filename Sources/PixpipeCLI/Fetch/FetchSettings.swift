@@ -44,6 +44,14 @@ struct FetchSettings: Sendable {
         if let bytes = try arguments.parsed("max-bytes", expected: "a byte count such as 5000000 or 20M", Self.bytes) {
             options.maxBodyBytes = bytes
         }
+        if let seconds = try arguments.parsed(
+            "deadline", expected: "a number of seconds, 0 for none", { Double($0) == 0 ? .zero : Self.seconds($0) })
+        {
+            options.itemDeadline = seconds == .zero ? nil : seconds
+        }
+        options.maxRedirects = try arguments.integer("max-redirects", in: 0...100) ?? options.maxRedirects
+        let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
+        if let maxPixels { options.decodeOptions.pixelLimit = maxPixels }
         options.userAgent = arguments.value("user-agent")
         for header in arguments.values("header") {
             let (name, value) = try Self.header(header)
@@ -53,7 +61,7 @@ struct FetchSettings: Sendable {
             try arguments.parsed("transport", expected: "curl or urlsession") { text -> HTTPTransportKind? in
                 HTTPTransportKind.allCases.first { $0.description == text.lowercased() }
             } ?? options.transport
-        (options.processing, options.outputEncoding) = try Self.processing(arguments)
+        (options.processing, options.outputEncoding) = try Self.processing(arguments, maxPixels: maxPixels)
         options.keepsOriginal = arguments.isSet("keep-original")
         options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")
@@ -74,14 +82,23 @@ struct FetchSettings: Sendable {
 
     /// `--thumbnail N` (a thumbnail step, JPEG unless `--convert` says otherwise) and `--convert FORMAT` (the
     /// output encoding; alone, a conversion without pixel steps).
+    ///
+    /// The thumbnail has limits of its own, by default looser than a full decode's (1 gigapixel of source,
+    /// 100 megapixels decoded at the reduced size it needs). `maxPixels` is what `--max-pixels` said, when it
+    /// was given (`.some(nil)` for no limit): it then bounds the source, as it does every other image.
     private static func processing(
-        _ arguments: ParsedArguments
+        _ arguments: ParsedArguments, maxPixels: Int??
     ) throws(UsageError) -> ([any ImageProcessing], ImageEncoding?) {
         let encoding = try arguments.parsed("convert", expected: ImageFormat.writableNames) { name in
             ImageFormat(name: name).flatMap { ImageEncoding.standard(for: $0) }
         }
         if let side = try arguments.integer("thumbnail", in: 1...65_535) {
-            return ([.thumbnail(ThumbnailOptions(size: .box(side)))], encoding ?? .jpeg)
+            var thumbnail = ThumbnailOptions(size: .box(side))
+            if let maxPixels {
+                thumbnail.sourcePixelLimit = maxPixels
+                thumbnail.pixelLimit = maxPixels
+            }
+            return ([.thumbnail(thumbnail)], encoding ?? .jpeg)
         }
         return ([], encoding)
     }

@@ -44,7 +44,8 @@ public final class Downloader: Sendable {
         let concurrency = max(1, options.concurrency)
         let configuration = HTTPClient.Configuration(
             maxConcurrentRequests: concurrency, timeout: options.timeout, maxBodyBytes: options.maxBodyBytes,
-            maxRedirects: max(0, options.maxRedirects), retryPolicy: .none, userAgent: options.userAgent ?? HTTPClient.Configuration.defaultUserAgent)
+            maxRedirects: max(0, options.maxRedirects), retryPolicy: .none,
+            userAgent: options.userAgent ?? HTTPClient.Configuration.defaultUserAgent)
         client = HTTPClient(
             configuration: configuration,
             transport: options.transport.makeTransport(

@@ -58,14 +58,17 @@ struct FetchLimitTests {
         #expect(try fetch(["/image.png"], ["--max-pixels", "128", "--thumbnail", "4"]).kinds == ["ok"])
     }
 
-    @Test("--max-redirects: two hops need 2; 0 follows none; the default follows both")
-    func maxRedirects() throws {
-        let short = try fetch(["/hop1", "/hop2"], ["--max-redirects", "1"])
+    @Test(
+        "--max-redirects: two hops need 2; 0 follows none; the default follows both (either transport)",
+        arguments: ["curl", "urlsession"])
+    func maxRedirects(transport: String) throws {
+        let short = try fetch(["/hop1", "/hop2"], ["--max-redirects", "1", "--transport", transport])
         #expect(short.result.status == 1)
         #expect(short.kinds == ["too-many-redirects", "ok"])
-        #expect(try fetch(["/hop1"], ["--max-redirects", "2"]).kinds == ["ok"])
-        #expect(try fetch(["/hop2"], ["--max-redirects", "0"]).kinds == ["too-many-redirects"])
-        let byDefault = try fetch(["/hop1"], [])
+        #expect(try fetch(["/hop1"], ["--max-redirects", "2", "--transport", transport]).kinds == ["ok"])
+        #expect(
+            try fetch(["/hop2"], ["--max-redirects", "0", "--transport", transport]).kinds == ["too-many-redirects"])
+        let byDefault = try fetch(["/hop1"], ["--transport", transport])
         #expect(byDefault.result.status == 0)
         #expect(byDefault.kinds == ["ok"])
     }

@@ -100,16 +100,24 @@ struct ThumbnailCommandTests {
         #expect(good?["output"] as? String == output.path("good.jpg"))
         let broken = records.first { ($0["input"] as? String)?.hasSuffix("broken.png") == true }
         #expect((broken?["error"] as? String)?.contains("truncated") == true)
+        #expect(broken?["errorKind"] as? String == "truncated-image")
+        #expect(good?["errorKind"] == nil)
     }
 
     @Test func aNamedFileThatIsNotAnImageIsAnError() throws {
         let input = try TemporaryDirectory()
         let text = try input.write(Data("hello".utf8), to: "hello.jpg")
         let output = try TemporaryDirectory()
-        let result = try tool.run(["thumbnail", text, input.path("missing.png"), "--out", output.url.path])
+        let result = try tool.run(["thumbnail", text, input.path("missing.png"), "--out", output.url.path, "--json"])
         #expect(result.status == 1)
         #expect(result.errors.contains("hello.jpg") && result.errors.contains("missing.png"))
         #expect(try output.fileNames().isEmpty)
+        let kinds = try result.outputLines.map {
+            let record = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+            return
+                "\(URL(fileURLWithPath: record["input"] as? String ?? "").lastPathComponent) \(record["errorKind"] ?? "")"
+        }
+        #expect(Set(kinds) == ["hello.jpg not-an-image", "missing.png unreadable-file"])
     }
 
     @Test func nameTemplatesAndCollisions() throws {

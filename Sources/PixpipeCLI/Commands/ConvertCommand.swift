@@ -59,6 +59,11 @@ struct ConvertCommand: Command {
             .value(
                 "max-pixels", placeholder: "N",
                 help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+            .value(
+                "max-bytes", placeholder: "N",
+                help:
+                    "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
+            ),
         ] + ResizeSettings.options + ColorSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {

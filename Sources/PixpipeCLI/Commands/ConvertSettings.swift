@@ -62,8 +62,10 @@ struct ConvertSettings: Sendable, Hashable {
         lossless = arguments.isSet("lossless")
         frame = try arguments.integer("frame", in: 0...Int.max)
         let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
+        let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true)
         decodeOptions = DecodeOptions(
             pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
+            byteLimit: maxBytes.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultByteLimit,
             keeps16Bit: arguments.isSet("keep-16-bit"),
             strictness: arguments.isSet("lenient") ? .lenient : .strict)
 

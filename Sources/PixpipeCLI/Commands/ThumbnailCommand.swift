@@ -65,6 +65,11 @@ struct ThumbnailCommand: Command {
             .value(
                 "max-pixels", placeholder: "N",
                 help: "Refuse decodes over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+            .value(
+                "max-bytes", placeholder: "N",
+                help:
+                    "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
+            ),
         ]
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {

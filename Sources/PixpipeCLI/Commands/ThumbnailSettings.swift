@@ -44,6 +44,9 @@ struct ThumbnailSettings: Sendable {
         if let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max) {
             options.pixelLimit = maxPixels == 0 ? nil : maxPixels
         }
+        if let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true) {
+            options.byteLimit = maxBytes == 0 ? nil : maxBytes
+        }
         jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         // Each worker resizes one image; more threads per resize would only compete with the other workers.
         options.maximumConcurrency = jobs > 1 ? 1 : nil

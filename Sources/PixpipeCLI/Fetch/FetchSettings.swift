@@ -41,9 +41,8 @@ struct FetchSettings: Sendable {
         if let seconds = try arguments.parsed("timeout", expected: "a number of seconds above 0", Self.seconds) {
             options.timeout = seconds
         }
-        if let bytes = try arguments.parsed("max-bytes", expected: "a byte count such as 5000000 or 20M", Self.bytes) {
-            options.maxBodyBytes = bytes
-        }
+        // Bodies are held in memory: there is always a limit.
+        options.maxBodyBytes = try arguments.byteCount("max-bytes") ?? options.maxBodyBytes
         if let seconds = try arguments.parsed(
             "deadline", expected: "a number of seconds, 0 for none", { Double($0) == 0 ? .zero : Self.seconds($0) })
         {
@@ -107,17 +106,6 @@ struct FetchSettings: Sendable {
     private static func seconds(_ text: String) -> Duration? {
         guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else { return nil }
         return .milliseconds(Int64((value * 1000).rounded(.up)))
-    }
-
-    /// A byte count, optionally with a K, M or G suffix (powers of 1024).
-    private static func bytes(_ text: String) -> Int? {
-        let multipliers: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        let lowered = text.lowercased()
-        let multiplier = lowered.last.flatMap { multipliers[$0] } ?? 1
-        let digits = multiplier == 1 ? lowered : String(lowered.dropLast())
-        guard let count = Int(digits), count > 0 else { return nil }
-        let (product, overflow) = count.multipliedReportingOverflow(by: multiplier)
-        return overflow ? nil : product
     }
 
     private static func shard(_ text: String) -> Shard? {

@@ -65,7 +65,7 @@ final class ThumbnailBatch: Sendable {
     private enum Outcome {
         case written(width: Int, height: Int, bytes: Int, warnings: [DecodeWarning])
         case skipped
-        case failed(String)
+        case failed(ThumbnailFailure)
     }
 
     private func takeJob() -> ThumbnailJob? {
@@ -78,7 +78,9 @@ final class ThumbnailBatch: Sendable {
 
     private func process(_ job: ThumbnailJob) -> Outcome {
         if let error = job.planningError { return .failed(error) }
-        guard let output = job.output else { return .failed("no output name") }
+        guard let output = job.output else {
+            return .failed(ThumbnailFailure(message: "no output name", kind: "error"))
+        }
         if !settings.overwrites && FileManager.default.fileExists(atPath: output) { return .skipped }
         do {
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
@@ -97,7 +99,7 @@ final class ThumbnailBatch: Sendable {
                 width: thumbnail.width, height: thumbnail.height, bytes: data.count,
                 warnings: thumbnail.metadata.warnings)
         } catch {
-            return .failed(String(describing: error))
+            return .failed(ThumbnailFailure(error))
         }
     }
 
@@ -122,12 +124,13 @@ final class ThumbnailBatch: Sendable {
                 if settings.json, let output = job.output {
                     console.printLine(encoder.line(for: ThumbnailRecord.skipped(input: job.input, output: output)))
                 }
-            case .failed(let message):
+            case .failed(let failure):
                 state.counts.failed += 1
-                console.error(message, context: "thumbnail: \(job.input)")
+                console.error(failure.message, context: "thumbnail: \(job.input)")
                 if settings.json {
                     console.printLine(
-                        encoder.line(for: ThumbnailRecord.failed(input: job.input, output: job.output, error: message)))
+                        encoder.line(
+                            for: ThumbnailRecord.failed(input: job.input, output: job.output, failure: failure)))
                 }
             }
             if showsProgress {

@@ -12,12 +12,13 @@ struct ThumbnailBatchPlanner {
     /// The jobs for `arguments`; named files in no decodable format become failed jobs, while such files
     /// found inside directories are skipped silently.
     func plan(_ arguments: [String]) -> [ThumbnailJob] {
-        var inputs: [(path: String, probe: InputProbe?, error: String?)] = []
+        var inputs: [(path: String, probe: InputProbe?, error: ThumbnailFailure?)] = []
         let outputRoot = URL(fileURLWithPath: settings.outputDirectory).standardizedFileURL.path
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                inputs.append((argument, nil, "no such file or directory"))
+                inputs.append(
+                    (argument, nil, ThumbnailFailure(message: "no such file or directory", kind: "unreadable-file")))
                 continue
             }
             if isDirectory.boolValue {
@@ -29,7 +30,7 @@ struct ThumbnailBatchPlanner {
             } else if let probe = InputProbe(path: argument, countsFrames: settings.animated) {
                 inputs.append((argument, probe, nil))
             } else {
-                inputs.append((argument, nil, ImageDecodingError.unsupportedFormat.description))
+                inputs.append((argument, nil, ThumbnailFailure(ImageDecodingError.unsupportedFormat)))
             }
         }
         var taken: Set<String> = []
@@ -44,7 +45,7 @@ struct ThumbnailBatchPlanner {
                     size = try outputSize(of: input.path)
                 } catch {
                     return ThumbnailJob(
-                        input: input.path, output: nil, format: format, planningError: error.description)
+                        input: input.path, output: nil, format: format, planningError: ThumbnailFailure(error))
                 }
             }
             let base = URL(fileURLWithPath: input.path).deletingPathExtension().lastPathComponent

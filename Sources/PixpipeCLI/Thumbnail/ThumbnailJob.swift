@@ -11,5 +11,5 @@ struct ThumbnailJob: Sendable, Hashable {
     /// Whether every frame is kept (`--animated` and an input of several frames), else only the first.
     var keepsFrames = false
     /// Why the input cannot be thumbnailed, found while planning (not an image, unreadable...).
-    let planningError: String?
+    let planningError: ThumbnailFailure?
 }

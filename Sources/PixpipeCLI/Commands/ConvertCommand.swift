@@ -64,6 +64,9 @@ struct ConvertCommand: Command {
                 help:
                     "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
             ),
+            .value(
+                "max-frames", placeholder: "N",
+                help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
         ] + ResizeSettings.options + ColorSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {

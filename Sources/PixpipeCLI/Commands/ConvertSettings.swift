@@ -63,11 +63,13 @@ struct ConvertSettings: Sendable, Hashable {
         frame = try arguments.integer("frame", in: 0...Int.max)
         let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
         let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true)
+        let maxFrames = try arguments.integer("max-frames", in: 0...Int.max)
         decodeOptions = DecodeOptions(
             pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
             byteLimit: maxBytes.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultByteLimit,
             keeps16Bit: arguments.isSet("keep-16-bit"),
-            strictness: arguments.isSet("lenient") ? .lenient : .strict)
+            strictness: arguments.isSet("lenient") ? .lenient : .strict,
+            frameLimit: maxFrames.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultFrameLimit)
 
         let resizeSettings = try ResizeSettings(arguments)
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }

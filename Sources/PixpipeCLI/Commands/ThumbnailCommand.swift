@@ -70,6 +70,14 @@ struct ThumbnailCommand: Command {
                 help:
                     "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
             ),
+            .value(
+                "max-source-pixels", placeholder: "N",
+                help:
+                    "Refuse sources over N pixels, even if decoded reduced (default "
+                    + "\(ThumbnailOptions.defaultSourcePixelLimit); 0 = no limit)."),
+            .value(
+                "max-frames", placeholder: "N",
+                help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
         ]
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {

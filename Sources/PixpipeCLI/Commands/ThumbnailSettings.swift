@@ -23,6 +23,8 @@ struct ThumbnailSettings: Sendable {
     let json: Bool
     /// Keep every frame of an animated input (`--animated`), else only the first.
     let animated: Bool
+    /// `--max-frames`: the most frames an animated input kept whole may declare; `nil` for no limit.
+    let frameLimit: Int?
 
     /// The format an animated input gets with `--animated` and no `--format`.
     static let defaultAnimationFormat = ImageFormat.webp
@@ -47,6 +49,12 @@ struct ThumbnailSettings: Sendable {
         if let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true) {
             options.byteLimit = maxBytes == 0 ? nil : maxBytes
         }
+        if let maxSourcePixels = try arguments.integer("max-source-pixels", in: 0...Int.max) {
+            options.sourcePixelLimit = maxSourcePixels == 0 ? nil : maxSourcePixels
+        }
+        frameLimit =
+            try arguments.integer("max-frames", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
+            ?? DecodeOptions.defaultFrameLimit
         jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         // Each worker resizes one image; more threads per resize would only compete with the other workers.
         options.maximumConcurrency = jobs > 1 ? 1 : nil

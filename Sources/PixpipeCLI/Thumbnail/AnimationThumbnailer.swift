@@ -12,6 +12,8 @@ struct AnimationThumbnailer {
     let options: ThumbnailOptions
     /// The encoding; its format must hold animations (``ImageFormat/canEncodeAnimation``).
     let encoding: ImageEncoding
+    /// The most frames an input may declare (`--max-frames`); `nil` for no limit.
+    var frameLimit: Int? = DecodeOptions.defaultFrameLimit
 
     /// The encoded animation, its size and the decoder's warnings.
     struct Result {
@@ -28,7 +30,8 @@ struct AnimationThumbnailer {
     /// The animated thumbnail of the file at `path`.
     func thumbnail(contentsOfFile path: String) throws -> Result {
         let decodeOptions = DecodeOptions(
-            pixelLimit: options.pixelLimit, byteLimit: options.byteLimit, strictness: options.strictness)
+            pixelLimit: options.pixelLimit, byteLimit: options.byteLimit, strictness: options.strictness,
+            frameLimit: frameLimit)
         let reader = try AnimationReader(
             data: Image.readFile(path, byteLimit: options.byteLimit), options: decodeOptions)
         let thumbnailer = Thumbnailer(options)

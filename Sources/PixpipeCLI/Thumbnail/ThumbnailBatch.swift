@@ -85,8 +85,10 @@ final class ThumbnailBatch: Sendable {
         do {
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
             if job.keepsFrames {
-                let animation = try AnimationThumbnailer(options: settings.options, encoding: encoder.encoding)
-                    .thumbnail(contentsOfFile: job.input)
+                let animation = try AnimationThumbnailer(
+                    options: settings.options, encoding: encoder.encoding, frameLimit: settings.frameLimit
+                )
+                .thumbnail(contentsOfFile: job.input)
                 try AtomicFileWriter.writeOutput(animation.data, to: output)
                 return .written(
                     width: animation.width, height: animation.height, bytes: animation.data.count,

@@ -59,6 +59,21 @@ struct FetchLimitTests {
     }
 
     @Test(
+        "--max-frames refuses a four-frame GIF at 3 and stores it at 4; a still thumbnail reads one frame",
+        .enabled(if: Corpora.isAvailable, "PIXPIPE_CORPORA is not set"))
+    func maxFrames() throws {
+        let gif = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("gif/animated_loop_variable_delay.gif")))
+        server.route("/animation.gif", .respond(headers: ["Content-Type": "image/gif"], body: Array(gif)))
+        let refused = try fetch(["/animation.gif"], ["--max-frames", "3"])
+        #expect(refused.result.status == 1)
+        #expect(refused.kinds == ["too-many-frames"])
+        // A still thumbnail reads the first frame alone: the frame count costs it nothing, and is not refused.
+        #expect(try fetch(["/animation.gif"], ["--max-frames", "3", "--thumbnail", "8"]).kinds == ["ok"])
+        #expect(try fetch(["/animation.gif"], ["--max-frames", "4"]).kinds == ["ok"])
+        #expect(try fetch(["/animation.gif"], ["--max-frames", "0"]).kinds == ["ok"])
+    }
+
+    @Test(
         "--max-redirects: two hops need 2; 0 follows none; the default follows both (either transport)",
         arguments: ["curl", "urlsession"])
     func maxRedirects(transport: String) throws {

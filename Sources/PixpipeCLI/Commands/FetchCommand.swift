@@ -24,8 +24,10 @@ struct FetchCommand: Command {
         is stored instead (slower; only matters if the machine itself crashes).
         Limits fail an item alone, with its errorKind: --max-bytes ('body-too-large'), --max-pixels
         ('too-large-image', with --thumbnail 'too-large-source'; without it, --thumbnail reads up to 1
-        gigapixel, decoding at most 100 megapixels at the reduced size it needs), --max-redirects ('too-many-redirects'), --timeout for one attempt and
-        --deadline for the whole item, retries included ('timeout' or 'deadline-exceeded').
+        gigapixel, decoding at most 100 megapixels at the reduced size it needs), --max-frames
+        ('too-many-frames'; not with --thumbnail, which reads the first frame alone), --max-redirects
+        ('too-many-redirects'), --timeout for one attempt and --deadline for the whole item, retries
+        included ('timeout' or 'deadline-exceeded').
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file). Running again skips items
@@ -71,6 +73,9 @@ struct FetchCommand: Command {
         .value(
             "max-pixels", placeholder: "N",
             help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
+        .value(
+            "max-frames", placeholder: "N",
+            help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
         .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),

@@ -54,15 +54,33 @@ struct ImagePipelineOfflineTests {
         #expect(third.statistics.networkRequests == 1 && third.statistics.staleServed == 1)
     }
 
+    /// Callers share a download only while it runs: one that arrives after a failed revalidation has ended
+    /// starts its own, which asks the origin again (the pipeline keeps no memory of an origin being down, so
+    /// what a caller gets never depends on how fast a refusal came back). So the origin here holds the
+    /// revalidation until all three callers have joined it, then drops the connection.
     @Test("Callers at three sizes share one stale download")
     func staleShared() async throws {
-        let url = try await cacheThenStop("/shared.png", headers: ["Cache-Control": "max-age=0"])
+        server.route("/shared.png", .respond(headers: ["Cache-Control": "max-age=0"], body: PipelineFixture.png()))
+        let url = server.url("/shared.png")
+        #expect(PipelineFixture.isImage(try await freshPipeline().image(for: url)))
+        let gate = Gate()
+        server.route(
+            "/shared.png",
+            .handler { _ in
+                gate.wait()
+                return .reset
+            })
         let pipeline = try freshPipeline()
-        async let small = pipeline.image(for: ImageRequest(url: url, processing: [PipelineFixture.thumbnail(8)]))
-        async let large = pipeline.image(for: ImageRequest(url: url, processing: [PipelineFixture.thumbnail(16)]))
-        async let original = pipeline.image(for: url)
-        let images = try await [small, large, original]
-        #expect(images.map { max($0.width, $0.height) } == [8, 16, 64])
+        // `imageTask(with:)` registers each caller before it returns: all three have joined the one download
+        // before the origin can answer it.
+        let tasks = [[PipelineFixture.thumbnail(8)], [PipelineFixture.thumbnail(16)], []].map {
+            pipeline.imageTask(with: ImageRequest(url: url, processing: $0))
+        }
+        #expect(await server.waitForRequests("/shared.png", count: 2, timeout: 60))
+        gate.open()
+        var sides: [Int] = []
+        for task in tasks { sides.append(max(try await task.image.width, try await task.image.height)) }
+        #expect(sides == [8, 16, 64])
         // No validator: the entry would be fetched again, but stands in all the same.
         #expect(pipeline.statistics.networkRequests == 1 && pipeline.statistics.staleServed == 1)
     }

@@ -81,8 +81,10 @@ package struct AtomicFileWriter: Sendable {
         let markerStart = suffixStart - marker.count
         guard bytes[markerStart..<suffixStart].elementsEqual(marker) else { return false }
         return bytes[suffixStart...].allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+            default: false
+            }
         }
     }
 

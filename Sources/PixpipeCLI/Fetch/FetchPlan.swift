@@ -62,7 +62,9 @@ struct FetchPlan: Encodable {
         if busiest.count > 10 { text += "  ... \(busiest.count - 10) more\n" }
         text += "output: \(UntrustedText.escaped(out))\n"
         if !preview.isEmpty { text += "first items (line, name, URL):\n" }
-        for item in preview { text += "  \(item.line)\t\(UntrustedText.escaped(item.name))\t\(UntrustedText.escaped(item.url))\n" }
+        for item in preview {
+            text += "  \(item.line)\t\(UntrustedText.escaped(item.name))\t\(UntrustedText.escaped(item.url))\n"
+        }
         text += "nothing downloaded (--dry-run)\n"
         return text
     }

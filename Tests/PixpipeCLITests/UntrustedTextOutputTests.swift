@@ -90,4 +90,15 @@ struct UntrustedTextOutputTests {
         #expect(result.errors.contains("bad\\x1b[2J.png"))
         #expect(result.outputText.contains("good\\x1b]0;x\\x07.png"))
     }
+
+    @Test("A file name with controls is escaped in pixpipe thumbnail's failure line")
+    func hostileThumbnailInput() throws {
+        let bad = try folder.write(Data("not an image".utf8), to: "bad\u{1B}[2J\u{202E}.png")
+
+        let result = try pixpipe.run(["thumbnail", bad, "--out", folder.path("thumbs"), "--size", "50"])
+
+        #expect(result.status != 0)
+        #expect(!Self.hasControlBytes(result.errors.utf8))
+        #expect(result.errors.contains("bad\\x1b[2J\\u{202e}.png"))
+    }
 }

@@ -52,4 +52,34 @@ struct ErrorBodyExcerptTests {
         let long = UntrustedText.excerpt(String(repeating: "word ", count: 100))
         #expect(long.count == 200 && long.hasSuffix("…"))
     }
+
+    @Test("No scalar that drives a terminal or reorders text survives escaping")
+    func escapingCoversEveryControl() {
+        for value in 0...0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let shown = UntrustedText.escaped("a\(scalar)b")
+            let survivor = shown.unicodeScalars.first { scalar in
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator: true
+                default: UntrustedText.needsEscape(scalar)
+                }
+            }
+            #expect(survivor == nil, "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test("Descriptions built from a hostile header, URL text or transport message hold no control")
+    func hostileDescriptions() throws {
+        let url = try #require(URL(string: "http://127.0.0.1/x"))
+        let errors: [FetchError] = [
+            .invalidURL("http://a\u{1B}[2J/\u{202E}x"),
+            .unacceptableContentType("text/html\u{1B}]0;t\u{07}", accepted: ["image/*"], url: url),
+            .transport(code: 56, description: "reset\r\nby \u{9B}peer", url: url),
+            .httpStatus(code: 500, url: url, bodyPrefix: "raw\nbody\u{1B}[2J"),
+        ]
+        for error in errors {
+            #expect(!error.description.unicodeScalars.contains { UntrustedText.needsEscape($0) }, "\(error)")
+        }
+        #expect(errors[3].description.hasSuffix("answered HTTP 500: raw body\\x1b[2J"))
+    }
 }

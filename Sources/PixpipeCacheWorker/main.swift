@@ -8,6 +8,9 @@
 //     prints `hits H misses M writes W` and exits 0.
 // PixpipeCacheWorker load DIR URL...
 //     Loads the URLs through an ImagePipeline over the folder (see PipelineLoad.swift).
+// PixpipeCacheWorker read DIR KEY SIZE_LIMIT
+//     Reads KEY's entry once and prints `hit BYTES` or `miss`, then `peak KB`: the process's peak resident
+//     memory (`VmHWM`), which tells whether the read was bounded.
 import Foundation
 import Pixpipe
 import PixpipeTestSupport
@@ -16,8 +19,22 @@ let arguments = CommandLine.arguments
 if arguments.count >= 4, arguments[1] == "load" {
     exit(await loadThroughPipeline(directory: arguments[2], urls: Array(arguments[3...])))
 }
+if arguments.count == 5, arguments[1] == "read", let sizeLimit = Int(arguments[4]) {
+    do {
+        let cache = try DataCache(directory: URL(fileURLWithPath: arguments[2]), sizeLimit: sizeLimit)
+        print(cache.data(for: arguments[3]).map { "hit \($0.count)" } ?? "miss")
+    } catch {
+        print("error \(error)")
+        exit(2)
+    }
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+    print("peak \(peak ?? "unknown")")
+    exit(0)
+}
 let usage =
-    "usage: PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT | hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED | load DIR URL...\n"
+    "usage: PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT | hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED | load DIR URL..."
+    + " | read DIR KEY SIZE_LIMIT\n"
 guard arguments.count >= 5, let keys = Int(arguments[3]), keys > 0, let sizeLimit = Int(arguments[4]) else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)

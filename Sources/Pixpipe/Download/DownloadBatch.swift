@@ -81,9 +81,7 @@ struct DownloadBatch: Sendable {
         return try ManifestStore.open(
             named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
         ) {
-            for name in AtomicFileWriter.temporaryFileNames(in: directory.path) {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            }
+            AtomicFileWriter.removeLeftovers(in: directory.path)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Why one item was not stored; every case keeps the cause, and ``shortName`` names it stably for the manifest.
 ///
@@ -48,8 +49,13 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A one-line explanation for people.
+    /// A one-line explanation for people, with control characters from outside (a URL, a server's body, a
+    /// path) escaped, so it is safe to print and to store in the manifest.
     public var description: String {
+        UntrustedText.escaped(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case .fetch(let error): error.description
         case .image(let error, let url): "\(url.absoluteString): \(error)"

@@ -2,29 +2,73 @@ import Foundation
 
 /// Turns untrusted text (a URL's path, a name column) into one safe file name component.
 ///
-/// The result never contains `/`, `\`, NUL or another control character, never contains `..`, never
-/// starts with a dot (so it can be neither hidden nor `.`/`..`, nor clash with the `.NAME.part-XXXX`
-/// temporary files), never ends with a dot or a space, and is at most ``maxStemBytes`` bytes of UTF-8.
-/// It may be empty; callers then use a fallback.
+/// The result never contains `/`, `\`, NUL or another control character, never a format character
+/// (bidirectional controls such as U+202E, which make a name display reversed, zero-width and invisible
+/// characters) nor a line or paragraph separator (U+2028, U+2029); never contains `..`, never starts with
+/// a dot (so it can be neither hidden nor `.`/`..`, nor clash with the `.NAME.part-XXXX` temporary files),
+/// never ends with a dot or a space, and is at most ``maxStemBytes`` bytes of UTF-8. It may be empty;
+/// callers then use a fallback.
+///
+/// Every rule is checked per Unicode scalar, not per `Character`: `".\u{301}x"` is one character that is
+/// not a dot, yet its first byte is, and the file would be hidden.
 enum FileNameSanitizer {
     /// The longest stem kept, in UTF-8 bytes; with a suffix and extension the name stays under 255 bytes.
     static let maxStemBytes = 200
     /// The longest whole file name written, in UTF-8 bytes.
     static let maxNameBytes = 240
 
+    /// What becomes of one scalar of a name.
+    enum ScalarRule: Equatable {
+        /// Kept as it is.
+        case keep
+        /// Replaced by `_`: it separates (a path separator, a line break, a control) or reorders what
+        /// follows (a bidirectional control), so it stands for something the reader should see.
+        case replace
+        /// Dropped: an invisible format character (a soft hyphen, a byte order mark, a word joiner).
+        case drop
+    }
+
+    /// The rule for `scalar`.
+    static func rule(for scalar: Unicode.Scalar) -> ScalarRule {
+        if scalar.isASCII {
+            let value = scalar.value
+            return value < 0x20 || value == 0x7F || scalar == "/" || scalar == "\\" ? .replace : .keep
+        }
+        switch scalar.value {
+        // Bidirectional marks, embeddings, overrides and isolates.
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return .replace
+        // Zero-width non-joiner and joiner shape letters and emoji sequences: part of a visible name.
+        case 0x200C, 0x200D: return .keep
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return .replace
+        case .format: return .drop
+        default: return .keep
+        }
+    }
+
     /// `raw` made safe, truncated to `limit` bytes at a character boundary.
     static func sanitize(_ raw: String, limit: Int = maxStemBytes) -> String {
-        var scalars = String.UnicodeScalarView()
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(raw.unicodeScalars.count)
         for scalar in raw.unicodeScalars {
-            let isControl = scalar.properties.generalCategory == .control || scalar.value == 0x7F
-            let isSeparator = scalar == "/" || scalar == "\\"
-            scalars.append(isControl || isSeparator ? "_" : scalar)
+            switch rule(for: scalar) {
+            case .keep:
+                // No two dots in a row, so no `..` anywhere.
+                if scalar == ".", scalars.last == "." { continue }
+                scalars.append(scalar)
+            case .replace: scalars.append("_")
+            case .drop: continue
+            }
         }
-        var text = String(scalars)
-        while text.contains("..") { text = text.replacingOccurrences(of: "..", with: ".") }
-        text = String(text.drop { $0 == "." || $0.isWhitespace })
+        // A leading dot or space, scalar by scalar: a combining mark after a dot is still a leading dot.
+        let start = scalars.firstIndex { $0 != "." && !$0.properties.isWhitespace } ?? scalars.endIndex
+        var text = String(String.UnicodeScalarView(scalars[start...]))
         text = truncated(text, toBytes: limit)
-        while let last = text.last, last == "." || last.isWhitespace { text.removeLast() }
+        while let last = text.unicodeScalars.last, last == "." || last.properties.isWhitespace {
+            text.unicodeScalars.removeLast()
+        }
         return text
     }
 

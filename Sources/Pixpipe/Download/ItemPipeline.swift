@@ -103,8 +103,7 @@ struct ItemPipeline: Sendable {
             return .settled(await revalidated(job, response: response, attempts: attempts))
         case .success(let response) where !(200..<300).contains(response.statusCode):
             attempts.lastStatus = response.statusCode
-            let prefix = String(decoding: response.value.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
-            let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, bodyPrefix: prefix)
+            let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, body: response.value)
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
                 return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }

@@ -1,9 +1,12 @@
+import PixpipeLocking
+
 extension ManifestRecord {
     /// The failed record of an unusable list line: its `url` is the offending text (or `line N` when there is
-    /// none), its `errorKind` the line error's ``URLListError/shortName``, with no attempt made.
+    /// none), its `errorKind` the line error's ``URLListError/shortName``, with no attempt made. The `error`
+    /// quotes the line, so its controls are escaped, like every `error` of the manifest.
     init(lineError error: URLListError) {
         self.init(
-            url: error.offendingText, status: .failed, attempts: 0, error: error.description,
+            url: error.offendingText, status: .failed, attempts: 0, error: UntrustedText.escaped(error.description),
             errorKind: error.shortName)
     }
 

@@ -29,4 +29,28 @@ extension AtomicFileWriter {
         }
         return names
     }
+
+    /// Removes the temporary files a killed write left in `directoryPath` and returns their number.
+    ///
+    /// Only names ``isTemporary(_:)`` accepts, and only when the entry is a regular file or a symbolic link
+    /// (the link itself is removed, never what it points to): a folder that happens to carry such a name is
+    /// someone's folder, not a leftover, and is never entered or removed. Each entry is looked at and removed
+    /// relative to the folder's descriptor, so a folder renamed meanwhile cannot redirect the removal.
+    @discardableResult
+    package static func removeLeftovers(in directoryPath: String) -> Int {
+        let names = temporaryFileNames(in: directoryPath)
+        guard !names.isEmpty else { return 0 }
+        let folder = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return 0 }
+        defer { close(folder) }
+        var removed = 0
+        for name in names {
+            var status = stat()
+            guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let type = status.st_mode & S_IFMT
+            guard type == S_IFREG || type == S_IFLNK else { continue }
+            if unlinkat(folder, name, 0) == 0 { removed += 1 }
+        }
+        return removed
+    }
 }

@@ -20,22 +20,24 @@ extension AtomicFileWriter {
     }
 
     /// Writes `data` to an unnamed file in `directory` and links it under `path`; a file already there is
-    /// replaced through a temporary name, keeping its mode.
+    /// replaced through a temporary name, keeping its permission bits (unless `permissions` is given).
     ///
     /// Per new file: one `open` (the mode comes from its argument, less the umask, so no `fchmod`), the
     /// `write`s, one `linkat` (plus `fsync`s with `flushes`). No name is looked up before: the downloader's
     /// names are claimed per batch, so the link almost always makes a new entry. A failure before the link
     /// leaves nothing behind: the file never had a name and vanishes when closed.
     static func writeUnnamed(
-        _ data: Data, to path: String, directory: String, flushes: Bool
+        _ data: Data, to path: String, directory: String, flushes: Bool, permissions: mode_t?
     ) throws(Failure) -> UnnamedResult {
-        let descriptor = pxp_open_unnamed(directory, 0o666)
+        let descriptor = pxp_open_unnamed(directory, permissions ?? 0o666)
         guard descriptor >= 0 else {
             let code = errno
             if code == EOPNOTSUPP || code == EISDIR || code == EINVAL || code == ENOTSUP { return .unsupported }
             throw Failure(step: .createTemporary, path: path, code: code)
         }
         defer { close(descriptor) }
+        // `open` applies the umask; an exact mode asked for is set whole.
+        if let permissions { _ = fchmod(descriptor, permissions) }
         try writeAll(data, to: descriptor, path: path)
         if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: path, code: errno) }
         guard pxp_link_unnamed(descriptor, path) != 0 else {
@@ -45,6 +47,7 @@ extension AtomicFileWriter {
         let code = errno
         switch code {
         case EEXIST:
+            if permissions == nil, let kept = keptPermissions(of: path) { _ = fchmod(descriptor, kept) }
             try replace(path, with: descriptor, directory: directory, flushes: flushes)
             return .written
         case ENOENT, EPERM, EXDEV, EOPNOTSUPP, EINVAL:
@@ -55,13 +58,11 @@ extension AtomicFileWriter {
         }
     }
 
-    /// Replaces the file at `path` with the unnamed file `descriptor`: it takes the old file's mode, is linked
+    /// Replaces the file at `path` with the unnamed file `descriptor` (its mode already set): it is linked
     /// under a fresh temporary name, and renamed over (a link never replaces).
     private static func replace(
         _ path: String, with descriptor: Int32, directory: String, flushes: Bool
     ) throws(Failure) {
-        var status = stat()
-        if stat(path, &status) == 0 { _ = fchmod(descriptor, status.st_mode & 0o7777) }
         let prefix = "\(directory)/.\(fileName(of: path))\(temporaryMarker)"
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {

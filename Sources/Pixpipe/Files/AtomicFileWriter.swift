@@ -69,27 +69,44 @@ package struct AtomicFileWriter: Sendable {
         self.method = method
     }
 
-    /// Whether `fileName` is a temporary file of an atomic write.
+    /// Whether `fileName` is exactly a temporary name this writer makes: `.NAME.part-XXXXXX`, with a
+    /// non-empty `NAME` and six ASCII letters or digits (as `mkstemp` and the unnamed-file path fill them).
     package static func isTemporary(_ fileName: String) -> Bool {
-        fileName.hasPrefix(".") && fileName.contains(temporaryMarker)
+        let bytes = Array(fileName.utf8)
+        let marker = Array(temporaryMarker.utf8)
+        let suffixLength = 6
+        // ".", at least one byte of NAME, the marker, the suffix.
+        guard bytes.count >= 2 + marker.count + suffixLength, bytes[0] == UInt8(ascii: ".") else { return false }
+        let suffixStart = bytes.count - suffixLength
+        let markerStart = suffixStart - marker.count
+        guard bytes[markerStart..<suffixStart].elementsEqual(marker) else { return false }
+        return bytes[suffixStart...].allSatisfy { byte in
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+            default: false
+            }
+        }
     }
 
     /// Writes `data` to `path`, replacing any file there; with `flushes`, the bytes and the name are on the
     /// disk when it returns.
     ///
-    /// A new file gets `0666` less the umask; a replaced file keeps its mode.
+    /// With `permissions`, the file gets exactly that mode. Otherwise a new file gets `0666` less the umask,
+    /// and a replaced regular file keeps its permission bits (`0o777`: never setuid, setgid or sticky); a
+    /// symbolic link at `path` is replaced, not followed, and counts as no file.
     package static func write(
-        _ data: Data, to path: String, flushes: Bool = true, method: Method = .automatic
+        _ data: Data, to path: String, flushes: Bool = true, method: Method = .automatic,
+        permissions: mode_t? = nil
     ) throws(Failure) {
         // Plain string work: `URL(fileURLWithPath:)` and its path methods `stat` the names they are given.
         let directory = parentDirectory(of: path)
         if method == .automatic, UnnamedFileSupport.shared.isSupported(in: directory) {
-            guard try writeUnnamed(data, to: path, directory: directory, flushes: flushes) == .unsupported else {
-                return
-            }
+            let result = try writeUnnamed(
+                data, to: path, directory: directory, flushes: flushes, permissions: permissions)
+            guard result == .unsupported else { return }
             UnnamedFileSupport.shared.markUnsupported(directory)
         }
-        try writeRenamed(data, to: path, directory: directory, flushes: flushes)
+        try writeRenamed(data, to: path, directory: directory, flushes: flushes, permissions: permissions)
     }
 
     /// Flushes every file of the file system holding `directory` (one `syncfs`): the batch form of the
@@ -120,7 +137,9 @@ package struct AtomicFileWriter: Sendable {
     }
 
     /// The fallback: `mkstemp` beside the destination, write, `fchmod`, rename over it.
-    private static func writeRenamed(_ data: Data, to path: String, directory: String, flushes: Bool) throws(Failure) {
+    private static func writeRenamed(
+        _ data: Data, to path: String, directory: String, flushes: Bool, permissions: mode_t?
+    ) throws(Failure) {
         var template = Array("\(directory)/.\(fileName(of: path))\(temporaryMarker)XXXXXX".utf8CString)
         // The template is a non-empty array, so its base address exists.
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -129,7 +148,7 @@ package struct AtomicFileWriter: Sendable {
         do throws(Failure) {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: temporaryPath)
-            _ = fchmod(descriptor, permissions(replacing: path))
+            _ = fchmod(descriptor, permissions ?? keptPermissions(of: path) ?? 0o666 & ~processUmask)
             if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
         } catch {
             unlink(temporaryPath)
@@ -143,11 +162,13 @@ package struct AtomicFileWriter: Sendable {
         if flushes { syncDirectory(directory) }
     }
 
-    /// The mode of the file being replaced, or `0666` less the process umask for a new file.
-    private static func permissions(replacing path: String) -> mode_t {
+    /// The permission bits a file replacing `path` keeps: those of the regular file there, without setuid,
+    /// setgid or sticky; `nil` when there is none. Read with `lstat`, so a symbolic link is never followed:
+    /// a link to someone's setuid program must not lend its mode (a link's own `0777` is no file's mode).
+    static func keptPermissions(of path: String) -> mode_t? {
         var status = stat()
-        if stat(path, &status) == 0 { return status.st_mode & 0o7777 }
-        return 0o666 & ~processUmask
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return status.st_mode & 0o777
     }
 
     /// The process umask, read once: it can only be read by setting it, which is safe only while no other

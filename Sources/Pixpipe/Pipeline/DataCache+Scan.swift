@@ -29,7 +29,8 @@ extension DataCache {
         for name in names {
             let path = directory.appendingPathComponent(name).path
             var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            // `lstat`: a symbolic link is no entry, whatever it points to.
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
             #if canImport(Darwin)
                 let time = status.st_mtimespec
             #else

@@ -69,7 +69,8 @@ public final class DataCache: Sendable {
         self.directory = directory
         self.sizeLimit = sizeLimit
         let path = directory.path
-        if mkdir(path, 0o777) != 0, errno != EEXIST {
+        // Owner only: the entries are response bodies, which other local users have no business reading.
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw .cannotCreateDirectory(path: path, code: errno)
         }
         var status = stat()
@@ -86,17 +87,29 @@ public final class DataCache: Sendable {
     }
 
     /// The entry for `key` if a whole, unaltered one is stored; a damaged one is deleted and reads as `nil`.
+    ///
+    /// The folder is not trusted to hold only what this class wrote: the name is opened without following a
+    /// symbolic link and without waiting on a FIFO (`O_NOFOLLOW | O_NONBLOCK`), anything but a regular file
+    /// is a miss, and the read is bounded before it starts: the header is read first, and the file is read
+    /// only when its size is exactly what the header declares and within ``sizeLimit`` (a file of any other
+    /// size is damaged, and deleted unread).
     public func entry(for key: String) -> DataCacheEntry? {
         let name = Self.fileName(for: key)
         let path = directory.appendingPathComponent(name).path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
+            // A symbolic link at the name (`ELOOP`) is not an entry: the link goes, its target is untouched.
+            if errno == ELOOP { unlink(path) }
             index.withLock { _ = $0.remove(name) }
             return nil
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, let file = Self.readAll(descriptor, size: Int(status.st_size)) else {
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG,
+            let file = Self.readEntryFile(descriptor, size: Int(status.st_size), limit: sizeLimit)
+        else {
+            removeDamaged(name: name, path: path, status: status)
             return nil
         }
         guard let entry = DataCacheEntryFormat.decode(file, key: key) else {
@@ -141,7 +154,8 @@ public final class DataCache: Sendable {
             return
         }
         do {
-            try AtomicFileWriter.write(file, to: path, flushes: false)
+            // Owner only, like the folder (see `init`).
+            try AtomicFileWriter.write(file, to: path, flushes: false, permissions: 0o600)
         } catch {
             throw .cannotWrite(path: path, code: error.code)
         }
@@ -208,14 +222,27 @@ public final class DataCache: Sendable {
         // The rename-only protocol means a different inode is a different (whole) entry: leave it. What
         // remains is a window between this `stat` and the `unlink` that can delete a good new entry,
         // which costs a miss, never a wrong answer.
-        guard stat(path, &current) == 0, current.st_ino == status.st_ino, current.st_dev == status.st_dev else {
+        guard lstat(path, &current) == 0, current.st_ino == status.st_ino, current.st_dev == status.st_dev else {
             return
         }
         unlink(path)
     }
 
-    /// The whole file behind `descriptor`, `size` bytes as `fstat` said, or `nil` on a read error.
-    private static func readAll(_ descriptor: Int32, size: Int) -> Data? {
+    /// The bytes of the entry file behind `descriptor` (`size` bytes as `fstat` said), read only when its
+    /// header declares exactly that size and it is within `limit`; `nil` for any other file, or on a read
+    /// error. Never more than the header's bytes are read from a file that does not check out.
+    private static func readEntryFile(_ descriptor: Int32, size: Int, limit: Int) -> Data? {
+        let headerSize = DataCacheEntryFormat.headerSize
+        guard size >= headerSize, size <= limit else { return nil }
+        guard let header = readExactly(descriptor, count: headerSize),
+            let declared = DataCacheEntryFormat.declaredFileSize(header), declared == UInt64(size)
+        else { return nil }
+        guard let rest = readExactly(descriptor, count: size - headerSize) else { return nil }
+        return header + rest
+    }
+
+    /// Exactly `count` bytes from `descriptor`'s current offset, or `nil` on a read error or an early end.
+    private static func readExactly(_ descriptor: Int32, count size: Int) -> Data? {
         var data = Data(count: size)
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
@@ -223,7 +250,7 @@ public final class DataCache: Sendable {
             while offset < size {
                 let count = read(descriptor, base + offset, size - offset)
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return count == 0 }
+                guard count > 0 else { return false }
                 offset += count
             }
             return true

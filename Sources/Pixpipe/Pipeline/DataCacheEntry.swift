@@ -63,6 +63,20 @@ enum DataCacheEntryFormat {
         return file
     }
 
+    /// The size in bytes of a whole file with `header` (its first ``headerSize`` bytes), or `nil` when the
+    /// header is not this format's: read before the rest, so that no more is read than an entry can hold.
+    static func declaredFileSize(_ header: Data) -> UInt64? {
+        let bytes = [UInt8](header.prefix(headerSize))
+        guard bytes.count == headerSize, Array(bytes[0..<4]) == magic,
+            readInteger(bytes, at: 4, as: UInt16.self) == version
+        else { return nil }
+        let keyLength = UInt64(readInteger(bytes, at: 8, as: UInt32.self))
+        let metadataLength = UInt64(readInteger(bytes, at: 12, as: UInt32.self))
+        let (total, overflow) = (UInt64(headerSize) + keyLength + metadataLength).addingReportingOverflow(
+            readInteger(bytes, at: 16, as: UInt64.self))
+        return overflow ? nil : total
+    }
+
     /// The entry in `file` if it is a whole, unaltered entry for `key`; `nil` otherwise.
     static func decode(_ file: Data, key: String) -> DataCacheEntry? {
         let bytes = [UInt8](file.prefix(headerSize))

@@ -1,4 +1,5 @@
 import Pixpipe
+import PixpipeLocking
 
 /// `pixpipe info FILE...`: what each image's header says, without decoding its pixels.
 struct InfoCommand: Command {
@@ -35,7 +36,8 @@ struct InfoCommand: Command {
             let source = InputSource(argument: argument)
             do {
                 let record = InfoRecord(path: source.displayName, info: try source.info(options: options))
-                console.printLine(json ? encoder.line(for: record) : record.humanLine)
+                // A human line holds the file's name and the profile's own description: escaped.
+                console.printLine(json ? encoder.line(for: record) : UntrustedText.escaped(record.humanLine))
             } catch {
                 status = .failure
                 console.error(error.description, context: "info: \(source.displayName)")

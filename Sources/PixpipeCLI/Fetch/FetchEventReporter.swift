@@ -72,9 +72,10 @@ struct FetchEventReporter {
         if record.status == .failed || record.status == .gone {
             if record.status == .failed { bar?.failed += 1 }
             bar?.clear()
-            // The record's error names the URL already; only its first line, since a server's body may follow.
+            // The record's error names the URL already, and is one line; the console escapes what came from
+            // the server.
             let message = record.error ?? "\(record.url): \(record.errorKind ?? record.status.rawValue)"
-            console.error(String(message.prefix { $0 != "\n" }), context: "fetch")
+            console.error(message, context: "fetch")
         }
         if settings.json {
             queueLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))

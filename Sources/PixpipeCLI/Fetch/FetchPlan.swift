@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeLocking
 
 /// What `pixpipe fetch --dry-run` shows: how many items, the shard's share, the hosts, the first names.
 struct FetchPlan: Encodable {
@@ -50,18 +51,20 @@ struct FetchPlan: Encodable {
         }
     }
 
-    /// The plan for people.
+    /// The plan for people; the list's names, URLs and hosts with their control characters escaped.
     var humanText: String {
         var text =
-            "list: \(list): \(items) item\(items == 1 ? "" : "s"), \(invalid) invalid line\(invalid == 1 ? "" : "s")\n"
+            "list: \(UntrustedText.escaped(list)): \(items) item\(items == 1 ? "" : "s"), \(invalid) invalid line\(invalid == 1 ? "" : "s")\n"
         if let shard { text += "shard \(shard): \(itemsInShard) item\(itemsInShard == 1 ? "" : "s")\n" }
         let busiest = hosts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         text += "hosts: \(hosts.count)\n"
-        for (host, count) in busiest.prefix(10) { text += "  \(host): \(count)\n" }
+        for (host, count) in busiest.prefix(10) { text += "  \(UntrustedText.escaped(host)): \(count)\n" }
         if busiest.count > 10 { text += "  ... \(busiest.count - 10) more\n" }
-        text += "output: \(out)\n"
+        text += "output: \(UntrustedText.escaped(out))\n"
         if !preview.isEmpty { text += "first items (line, name, URL):\n" }
-        for item in preview { text += "  \(item.line)\t\(item.name)\t\(item.url)\n" }
+        for item in preview {
+            text += "  \(item.line)\t\(UntrustedText.escaped(item.name))\t\(UntrustedText.escaped(item.url))\n"
+        }
         text += "nothing downloaded (--dry-run)\n"
         return text
     }

@@ -121,8 +121,9 @@ struct FetchRunner: Sendable {
         let outcome = FetchOutcome(
             summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue,
             refreshes: settings.options.refreshesStored, prunesGone: settings.options.prunesGone)
-        for line in outcome.humanLines { console.errorText("pixpipe: fetch: " + line + "\n") }
-        console.errorText("pixpipe: fetch: manifest: \(manifestPath)\n")
+        // Through `error`, which escapes: a stop reason can name a path or hold a server's words.
+        for line in outcome.humanLines { console.error(line, context: "fetch") }
+        console.error("manifest: \(manifestPath)", context: "fetch")
         if settings.json { console.printLine(JSONLineEncoder().line(for: FetchEventRecord.summary(outcome))) }
         return outcome.exitStatus
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Where the tool writes: results to standard output, messages and errors to standard error.
 ///
@@ -27,10 +28,14 @@ struct Console: Sendable {
         }
     }
 
-    /// Writes `pixpipe: <context>: <message>` on standard error.
+    /// Writes `pixpipe: <context>: <message>` on standard error, as one line.
+    ///
+    /// Both parts often hold text from outside (a server's body, a URL, a list's or a file's name), so both
+    /// are shown with their control characters escaped (``UntrustedText``): a message can neither drive the
+    /// terminal nor break over several lines.
     func error(_ message: String, context: String? = nil) {
-        let prefix = context.map { "pixpipe: \($0): " } ?? "pixpipe: "
-        errors.write(Data((prefix + message + "\n").utf8))
+        let prefix = context.map { "pixpipe: \(UntrustedText.escaped($0)): " } ?? "pixpipe: "
+        errors.write(Data((prefix + UntrustedText.escaped(message) + "\n").utf8))
     }
 
     /// Writes `pixpipe: warning: <message>` on standard error.
@@ -38,7 +43,8 @@ struct Console: Sendable {
         error(message, context: "warning")
     }
 
-    /// Writes text (help, usage) on standard error without any prefix.
+    /// Writes text the program made (help, usage, the progress bar's own escape sequences) on standard error
+    /// without any prefix or escaping: never text from outside, which goes through ``error(_:context:)``.
     func errorText(_ text: String) {
         errors.write(Data(text.utf8))
     }

@@ -11,8 +11,7 @@ struct ResponseAcceptance: Sendable {
     func check(_ response: TransportResponse) -> Result<TransportResponse, FetchError> {
         let metadata = response.metadata
         guard statusCodes.contains(metadata.statusCode) else {
-            let prefix = String(decoding: response.body.prefix(FetchError.bodyPrefixLength), as: UTF8.self)
-            return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, bodyPrefix: prefix))
+            return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, body: response.body))
         }
         if let contentTypes {
             let matches = metadata.contentType.map { type in

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Why a request did not produce a value; every case says where and what happened.
 ///
@@ -24,7 +25,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(after: Duration, url: URL)
     /// The request was cancelled, by task cancellation or through a ``Cancellable``.
     case cancelled(url: URL?)
-    /// The server answered with a status the request does not accept; `bodyPrefix` is the start of the body.
+    /// The server answered with a status the request does not accept; `bodyPrefix` is an excerpt of the
+    /// start of the body: one line of at most ``bodyExcerptLength`` characters, controls escaped (see
+    /// ``httpStatus(code:url:body:)``).
     case httpStatus(code: Int, url: URL, bodyPrefix: String)
     /// The response's `Content-Type` (`nil` when absent) is not among the `accepted` patterns.
     case unacceptableContentType(String?, accepted: [String], url: URL)
@@ -37,8 +40,19 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body arrived but could not be converted to the requested type.
     case conversionFailed(ConversionError, url: URL?)
 
-    /// The number of body bytes kept in ``httpStatus(code:url:bodyPrefix:)``.
+    /// The number of body bytes read for the excerpt of ``httpStatus(code:url:bodyPrefix:)``.
     package static let bodyPrefixLength = 512
+    /// The most characters of the body excerpt of ``httpStatus(code:url:bodyPrefix:)``.
+    public static let bodyExcerptLength = 200
+
+    /// The error for a status not accepted, with the start of `body` as one short line: whitespace runs
+    /// become one space and control characters are escaped (a server's body is shown on terminals and
+    /// stored in manifests, and must neither rewrite the terminal nor spread over 13 lines of HTML).
+    package static func httpStatus(code: Int, url: URL, body: some Collection<UInt8>) -> FetchError {
+        let text = String(decoding: body.prefix(bodyPrefixLength), as: UTF8.self)
+        return .httpStatus(
+            code: code, url: url, bodyPrefix: UntrustedText.excerpt(text, limit: bodyExcerptLength))
+    }
 
     /// The URL the error is about, when known.
     public var url: URL? {
@@ -59,8 +73,13 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
-    /// A one-line explanation for people.
+    /// A one-line explanation for people; what came from outside (a URL, a body, a header, a transport's
+    /// message) has its control characters escaped, so it is safe to print.
     public var description: String {
+        UntrustedText.escaped(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case .invalidURL(let string): "invalid URL: \(string)"
         case .unsupportedScheme(let scheme, let url): "unsupported scheme \(scheme) in \(url.absoluteString)"
@@ -70,7 +89,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let after, let url): "\(url.absoluteString) timed out after \(after)"
         case .cancelled(let url): "request \(url.map { "for \($0.absoluteString) " } ?? "")was cancelled"
         case .httpStatus(let code, let url, let bodyPrefix):
-            "\(url.absoluteString) answered HTTP \(code)" + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)")
+            "\(url.absoluteString) answered HTTP \(code)"
+                + (bodyPrefix.isEmpty ? "" : ": \(UntrustedText.excerpt(bodyPrefix, limit: Self.bodyExcerptLength))")
         case .unacceptableContentType(let contentType, let accepted, let url):
             "\(url.absoluteString) sent \(contentType ?? "no content type"), expected \(accepted.joined(separator: " or "))"
         case .bodyTooLarge(let limit, let url): "body of \(url.absoluteString) is over the limit of \(limit) bytes"

@@ -42,6 +42,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// without a host, is refused.
     public func check(redirectNumber count: Int, from: URL, to: URL) -> FetchError? {
         let scheme = to.scheme?.lowercased() ?? ""
+        guard !scheme.isEmpty else { return .invalidURL(to.absoluteString) }
         guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme, url: to) }
         guard let host = to.host, !host.isEmpty else { return .invalidURL(to.absoluteString) }
         if count > maxRedirects { return .tooManyRedirects(limit: maxRedirects, url: from) }

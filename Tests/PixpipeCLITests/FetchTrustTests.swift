@@ -51,7 +51,9 @@ struct FetchTrustTests {
         #expect(trusted.kind == "ok")
     }
 
-    @Test("CURL_CA_BUNDLE and SSL_CERT_FILE are honoured when no option is given", arguments: ["CURL_CA_BUNDLE", "SSL_CERT_FILE"])
+    @Test(
+        "CURL_CA_BUNDLE and SSL_CERT_FILE are honoured when no option is given",
+        arguments: ["CURL_CA_BUNDLE", "SSL_CERT_FILE"])
     func caFileVariable(variable: String) throws {
         let run = try fetch(tls.url("/image.png"), environment: [variable: tls.caFile])
         #expect(run.result.status == 0, "\(run.result.errors)")
@@ -89,7 +91,8 @@ struct FetchTrustTests {
         #expect(urlSession.result.errors.contains("URLSession"))
     }
 
-    @Test("An https page redirecting to http behind a vertical tab, form feed or CR is refused",
+    @Test(
+        "An https page redirecting to http behind a vertical tab, form feed or CR is refused",
         arguments: NginxTLSServer.hostileRedirectPaths)
     func hiddenDowngrade(path: String) async throws {
         let run = try fetch(tls.http1URL(path), ["--cacert", tls.caFile])
@@ -124,10 +127,14 @@ struct FetchRedirectHeaderTests {
     private func fetch(_ path: String, _ options: [String]) throws -> PixpipeExecutable.Result {
         try pixpipe.run(
             ["fetch", server.url(path).absoluteString, "--out", folder.path("out-\(UUID().uuidString)")] + options
-                + ["--header", "Authorization: Bearer secret", "--header", "Cookie: session=1", "--header", "X-Custom: 1"])
+                + [
+                    "--header", "Authorization: Bearer secret", "--header", "Cookie: session=1", "--header",
+                    "X-Custom: 1",
+                ])
     }
 
-    @Test("Another port gets no Authorization, Cookie or --header; the same origin and the keep flag get them",
+    @Test(
+        "Another port gets no Authorization, Cookie or --header; the same origin and the keep flag get them",
         arguments: HTTPTransportKind.allCases)
     func credentialsStayWithTheOrigin(kind: HTTPTransportKind) throws {
         let transport = ["--transport", kind.description]
@@ -143,13 +150,15 @@ struct FetchRedirectHeaderTests {
         #expect(kept.header("Authorization") == "Bearer secret" && kept.header("X-Custom") == "1")
     }
 
-    @Test("--max-redirects 0 follows no hop, even one whose Location only libcurl can read",
+    @Test(
+        "--max-redirects 0 follows no hop, even one whose Location only libcurl can read",
         arguments: HTTPTransportKind.allCases, ["\u{0B}", "\u{0C}", "\r"])
     func noHopAtAll(kind: HTTPTransportKind, prefix: String) throws {
         let path = "/hidden-\(UUID().uuidString)"
         let target = "/target-\(UUID().uuidString).png"
         other.route(target, .text("never"))
-        server.route(path, .respond(status: 302, headers: ["Location": prefix + other.url(target).absoluteString], body: []))
+        server.route(
+            path, .respond(status: 302, headers: ["Location": prefix + other.url(target).absoluteString], body: []))
         let run = try fetch(path, ["--max-redirects", "0", "--retries", "0", "--transport", kind.description])
         #expect(run.status == 1)
         #expect(other.requestCount(target) == 0)

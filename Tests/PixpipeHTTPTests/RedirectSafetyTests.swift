@@ -71,7 +71,8 @@ struct RedirectSafetyTests {
 
     @Test(arguments: HTTPTransportKind.allCases)
     func aNotModifiedWithALocationIsNotFollowed(kind: HTTPTransportKind) async throws {
-        server.route("/cached", .respond(status: 304, headers: ["Location": other.url("/land").absoluteString], body: []))
+        server.route(
+            "/cached", .respond(status: 304, headers: ["Location": other.url("/land").absoluteString], body: []))
         other.route("/land", .text("landed"))
         let response = try await perform(kind, request(server.url("/cached")))
         #expect(response.metadata.statusCode == 304)
@@ -102,7 +103,9 @@ struct RedirectSafetyTests {
     /// The same hops are counted when followed: curl goes where libcurl reads the Location, after the check.
     @Test(arguments: ["\u{0B}", "\u{0C}", "\r"])
     func curlCountsAndChecksTheHopLibcurlReads(prefix: String) async throws {
-        server.route("/start", .respond(status: 302, headers: ["Location": prefix + other.url("/land").absoluteString], body: []))
+        server.route(
+            "/start", .respond(status: 302, headers: ["Location": prefix + other.url("/land").absoluteString], body: [])
+        )
         other.route("/land", .text("landed"))
         let response = try await perform(.curl, request(server.url("/start"), maxRedirects: 1))
         #expect(response.metadata.url == other.url("/land"))

@@ -129,7 +129,8 @@ struct FetchSettings: Sendable {
         guard transport.supportsTrustedCertificates else {
             throw .invalidValue(
                 option: "--transport", value: transport.description,
-                expected: "curl with --cacert or --capath (URLSession on Linux cannot be given certificate authorities)")
+                expected: "curl with --cacert or --capath (URLSession on Linux cannot be given certificate authorities)"
+            )
         }
         try checkReadable(file, directory: false, source: "--cacert")
         try checkReadable(directory, directory: true, source: "--capath")

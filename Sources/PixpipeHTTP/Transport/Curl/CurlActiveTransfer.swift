@@ -127,7 +127,9 @@ final class CurlActiveTransfer {
         // The deadline covers the whole chain: the next hop gets what is left of it.
         if let total = original.totalTimeout {
             let left = total - (now - startedAt)
-            guard left > .zero else { return .failure(.timedOut(.total, elapsedMilliseconds: (now - startedAt).milliseconds)) }
+            guard left > .zero else {
+                return .failure(.timedOut(.total, elapsedMilliseconds: (now - startedAt).milliseconds))
+            }
             hop.totalTimeout = left
         }
         return .success(hop)

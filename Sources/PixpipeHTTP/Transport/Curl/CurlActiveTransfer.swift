@@ -122,6 +122,9 @@ final class CurlActiveTransfer {
         {
             hop.method = "GET"
             hop.body = nil
+        }
+        // A hop that dropped the body (here or at an earlier hop) drops its type too.
+        if hop.body == nil, original.body != nil {
             hop.headers.removeAll { $0.name.lowercased() == "content-type" }
         }
         // The deadline covers the whole chain: the next hop gets what is left of it.

@@ -112,6 +112,18 @@ struct RedirectSafetyTests {
         #expect(other.requests("/land").first?.header("Authorization") == nil)
     }
 
+    /// Following a hop itself costs curl no new connection: the redirect's body is read and dropped, so the
+    /// connection goes back to the cache and the next hop to the same server takes it.
+    @Test func curlFollowsASameServerHopOnTheSameConnection() async throws {
+        server.route("/start", .redirect(to: "/land"))
+        server.route("/land", .text("landed"))
+        let transport = CurlTransport()
+        let response = try await transport.perform(request(server.url("/start"))) { _ in }
+        #expect(response.body == Data("landed".utf8))
+        #expect(response.metadata.url == server.url("/land"))
+        #expect(transport.engineCounters.snapshot.socketsOpenedInTotal == 1)
+    }
+
     @Test func curlRefusesALocationItCannotResolve() async throws {
         server.route("/start", .respond(status: 302, headers: ["Location": "http://["], body: []))
         await #expect(throws: FetchError.invalidURL("http://[")) {

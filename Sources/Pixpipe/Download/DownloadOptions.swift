@@ -30,6 +30,12 @@ public struct DownloadOptions: Sendable {
     /// The most redirects followed for one transfer; one more fails the attempt with `too-many-redirects`
     /// (0: a redirect is not followed but fails).
     public var maxRedirects: Int = RedirectPolicy.defaultMaxRedirects
+    /// Whether every header (``headers`` included) goes on to another origin (scheme, host or port) after a
+    /// redirect; by default only headers that name nobody do (``RedirectPolicy/headersKeptAcrossOrigins``).
+    public var keepsHeadersAcrossOrigins: Bool = false
+    /// The certificate authorities trusted instead of the system's (curl transport only); `nil` trusts what
+    /// the environment names (`CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR`), else the system's.
+    public var trustedCertificates: TrustedCertificates? = nil
     /// When to retry; the same budget covers HTTP failures and bodies that do not decode completely.
     public var retryPolicy: RetryPolicy = RetryPolicy()
     /// Header fields sent with every request.

@@ -42,14 +42,16 @@ public final class Downloader: Sendable {
         self.options = options
         self.writer = writer
         let concurrency = max(1, options.concurrency)
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             maxConcurrentRequests: concurrency, timeout: options.timeout, maxBodyBytes: options.maxBodyBytes,
             maxRedirects: max(0, options.maxRedirects), retryPolicy: .none,
             userAgent: options.userAgent ?? HTTPClient.Configuration.defaultUserAgent)
+        configuration.keepsHeadersAcrossOrigins = options.keepsHeadersAcrossOrigins
         client = HTTPClient(
             configuration: configuration,
             transport: options.transport.makeTransport(
-                maxConnectionsPerHost: min(concurrency, max(1, options.perHostConcurrency))))
+                maxConnectionsPerHost: min(concurrency, max(1, options.perHostConcurrency)),
+                trust: options.trustedCertificates))
     }
 
     /// Downloads `items` (consumed lazily, with backpressure: never materialized) and reports events as

@@ -43,6 +43,14 @@ struct FetchCommand: Command {
         Standard output gets the path of each stored file (or, with --json, one JSON event per line: invalid,
         started, finished with every manifest field, and summary last). Standard error gets failures, a
         progress bar when it is a terminal, and a summary.
+        Redirects (up to --max-redirects) are checked hop by hop on the URL actually fetched next: only http
+        and https, never https to http ('insecure-redirect'), and a 304 is never followed. A hop to another
+        host, port or scheme carries no Authorization, Cookie, Proxy-Authorization nor --header value (only
+        User-Agent, Accept*, Range and the validators go on); --keep-headers-on-redirect sends them all.
+        TLS trusts the system's certificate authorities, or with the curl transport those of --cacert FILE
+        and --capath DIR, else those CURL_CA_BUNDLE or SSL_CERT_FILE and SSL_CERT_DIR name; a file or folder
+        that cannot be read is a usage error. URLSession on Linux cannot be given any: --cacert or --capath
+        with --transport urlsession is a usage error.
         Exit status: 0 all stored (or unchanged), 1 some items or lines failed, or with --refresh but not
         --prune some items were found gone (with --prune, gone is what was asked for and counts as success),
         2 usage error (--prune without --refresh too), 130 interrupted by SIGINT (files being written are
@@ -91,6 +99,15 @@ struct FetchCommand: Command {
         .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
         .flag("json", help: "Print events as JSON Lines on standard output."),
         .value("transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),
+        .value(
+            "cacert", placeholder: "FILE",
+            help: "Trust the certificate authorities in this PEM file instead of the system's (curl transport)."),
+        .value(
+            "capath", placeholder: "DIR",
+            help: "Trust the hashed certificate authorities in this folder instead of the system's (curl transport)."),
+        .flag(
+            "keep-headers-on-redirect",
+            help: "Send --header values and credentials on after a redirect to another host, port or scheme."),
     ]
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {

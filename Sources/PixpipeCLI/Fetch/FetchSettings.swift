@@ -63,6 +63,8 @@ struct FetchSettings: Sendable {
             try arguments.parsed("transport", expected: "curl or urlsession") { text -> HTTPTransportKind? in
                 HTTPTransportKind.allCases.first { $0.description == text.lowercased() }
             } ?? options.transport
+        options.keepsHeadersAcrossOrigins = arguments.isSet("keep-headers-on-redirect")
+        options.trustedCertificates = try Self.trustedCertificates(arguments, transport: options.transport)
         (options.processing, options.outputEncoding) = try Self.processing(arguments, maxPixels: maxPixels)
         options.keepsOriginal = arguments.isSet("keep-original")
         options.verifiesByDecoding = !arguments.isSet("no-verify")
@@ -103,6 +105,48 @@ struct FetchSettings: Sendable {
             return ([.thumbnail(thumbnail)], encoding ?? .jpeg)
         }
         return ([], encoding)
+    }
+
+    /// `--cacert FILE` and `--capath DIR`, or else what `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR`
+    /// name (curl transport only; URLSession on Linux cannot be given certificate authorities). A file or
+    /// folder that cannot be read is a usage error, named by the option or variable that gave it.
+    static func trustedCertificates(
+        _ arguments: ParsedArguments, transport: HTTPTransportKind,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(UsageError) -> TrustedCertificates? {
+        let file = arguments.value("cacert")
+        let directory = arguments.value("capath")
+        guard file != nil || directory != nil else {
+            // The environment is the curl transport's; a URLSession run keeps the system's trust.
+            guard transport.supportsTrustedCertificates,
+                let trust = TrustedCertificates.fromEnvironment(environment)
+            else { return nil }
+            let fileVariable = TrustedCertificates.bundleVariables.first { environment[$0]?.isEmpty == false }
+            try checkReadable(trust.caFile, directory: false, source: fileVariable ?? "")
+            try checkReadable(trust.caDirectory, directory: true, source: TrustedCertificates.directoryVariable)
+            return trust
+        }
+        guard transport.supportsTrustedCertificates else {
+            throw .invalidValue(
+                option: "--transport", value: transport.description,
+                expected: "curl with --cacert or --capath (URLSession on Linux cannot be given certificate authorities)"
+            )
+        }
+        try checkReadable(file, directory: false, source: "--cacert")
+        try checkReadable(directory, directory: true, source: "--capath")
+        return TrustedCertificates(caFile: file, caDirectory: directory)
+    }
+
+    private static func checkReadable(_ path: String?, directory: Bool, source: String) throws(UsageError) {
+        guard let path else { return }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue == directory, FileManager.default.isReadableFile(atPath: path) else {
+            throw .invalidValue(
+                option: source, value: path,
+                expected: directory
+                    ? "a readable folder of certificate authorities" : "a readable PEM file of certificate authorities")
+        }
     }
 
     /// Seconds, fractional allowed, above zero and at most a day.

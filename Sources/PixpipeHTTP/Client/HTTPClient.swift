@@ -29,7 +29,7 @@ public final class HTTPClient: Sendable {
         self.transport =
             transport
             ?? HTTPTransportKind.platformDefault.makeTransport(
-                maxConnectionsPerHost: configuration.maxConcurrentRequests)
+                maxConnectionsPerHost: configuration.maxConcurrentRequests, trust: configuration.trustedCertificates)
         self.limiter = ConcurrencyLimiter(limit: configuration.maxConcurrentRequests)
     }
 
@@ -100,7 +100,8 @@ public final class HTTPClient: Sendable {
             maxBodyBytes: request.maxBodyBytes ?? configuration.maxBodyBytes,
             redirectPolicy: RedirectPolicy(
                 maxRedirects: request.maxRedirects ?? configuration.maxRedirects,
-                allowsInsecureRedirects: configuration.allowsInsecureRedirects),
+                allowsInsecureRedirects: configuration.allowsInsecureRedirects,
+                keepsHeadersAcrossOrigins: configuration.keepsHeadersAcrossOrigins),
             timeout: request.timeout ?? configuration.timeout)
     }
 

@@ -15,6 +15,12 @@ extension HTTPClient {
         public var maxRedirects: Int
         /// Whether https may redirect to http.
         public var allowsInsecureRedirects: Bool
+        /// Whether every request header (credentials included) is sent on to another origin after a redirect;
+        /// see ``RedirectPolicy/keepsHeadersAcrossOrigins``.
+        public var keepsHeadersAcrossOrigins: Bool = false
+        /// The certificate authorities the client's own transport trusts instead of the system's (curl transport
+        /// only); `nil` trusts what the environment names, else the system's. Unused when a transport is given.
+        public var trustedCertificates: TrustedCertificates? = nil
         /// When to retry.
         public var retryPolicy: RetryPolicy
         /// The `User-Agent` sent when a request has none; `nil` sends none of the client's own.

@@ -17,12 +17,18 @@ public enum HTTPTransportKind: String, Sendable, Hashable, CaseIterable, CustomS
     }
 
     /// A new transport of this kind opening at most `maxConnectionsPerHost` connections to one host.
-    package func makeTransport(maxConnectionsPerHost: Int) -> any HTTPTransport {
+    ///
+    /// `trust` reaches the curl transport only: FoundationNetworking on Linux offers no way to name
+    /// certificate authorities, so a URLSession transport always trusts the system's.
+    package func makeTransport(maxConnectionsPerHost: Int, trust: TrustedCertificates? = nil) -> any HTTPTransport {
         switch self {
-        case .curl: CurlTransport(maxConnectionsPerHost: maxConnectionsPerHost)
+        case .curl: CurlTransport(maxConnectionsPerHost: maxConnectionsPerHost, trust: trust)
         case .urlSession: URLSessionTransport(maxConnectionsPerHost: maxConnectionsPerHost)
         }
     }
+
+    /// Whether transports of this kind can trust certificate authorities other than the system's.
+    public var supportsTrustedCertificates: Bool { self == .curl }
 
     /// The name used on the command line (`curl`, `urlsession`).
     public var description: String { self == .curl ? "curl" : "urlsession" }
@@ -33,6 +39,7 @@ extension HTTPClient {
     public convenience init(configuration: Configuration = Configuration(), transport kind: HTTPTransportKind) {
         self.init(
             configuration: configuration,
-            transport: kind.makeTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests))
+            transport: kind.makeTransport(
+                maxConnectionsPerHost: configuration.maxConcurrentRequests, trust: configuration.trustedCertificates))
     }
 }

@@ -79,8 +79,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             controlQueue.async { task.cancel() }
             return
         }
+        // `target` is the URL URLSession fetches next if allowed, so the policy decides on exactly that URL.
         if transfer.redirecting(from: response.url, to: target) {
-            completionHandler(request)
+            completionHandler(transfer.redirectRequest(request))
         } else {
             completionHandler(nil)
             transfer.refusedRedirect()

@@ -110,6 +110,11 @@ final class Transfer: Sendable {
         guarded.withLock { $0.state.redirecting(from: source, to: target) }
     }
 
+    /// The request to send for an allowed redirect: `proposed` without the headers kept from another origin.
+    func redirectRequest(_ proposed: URLRequest) -> URLRequest {
+        guarded.withLock { $0.state.redirectRequest(proposed) }
+    }
+
     /// The redirect was refused and URLSession told so: the caller gets the refusal, the task is cancelled.
     ///
     /// Only after URLSession's redirect completion handler ran: a cancel that lands while URLSession still

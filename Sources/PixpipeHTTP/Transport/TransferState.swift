@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The bookkeeping of one URLSession transfer, as a value type with one method per event.
 ///
 /// Kept free of I/O so each event's effect can be reasoned about (and tested) alone; ``Transfer`` wraps it
@@ -62,6 +66,21 @@ struct TransferState {
         }
         currentURL = target
         return true
+    }
+
+    /// What to send for an allowed redirect, given the request URLSession proposes: the same, without the
+    /// headers the policy keeps from another origin (compared with the request's first URL).
+    func redirectRequest(_ proposed: URLRequest) -> URLRequest {
+        let policy = request.redirectPolicy
+        guard let target = proposed.url, !policy.keepsHeadersAcrossOrigins,
+            !RedirectPolicy.isSameOrigin(request.url, target)
+        else { return proposed }
+        let kept = policy.headers(request.headers, forRedirectFrom: request.url, to: target)
+        var next = proposed
+        for name in (proposed.allHTTPHeaderFields ?? [:]).keys where kept[name] == nil {
+            next.setValue(nil, forHTTPHeaderField: name)
+        }
+        return next
     }
 
     /// The transfer ended; `error` is URLSession's, if any. Returns the outcome to deliver.

@@ -10,6 +10,8 @@ struct NginxConfiguration: Sendable, Hashable {
     var httpsPort: Int
     /// The port of the plain HTTP server.
     var httpPort: Int
+    /// The port of the second HTTPS server, HTTP/1.1 only, which sends hostile redirects.
+    var http1TLSPort: Int
     /// The served documents, shared by both servers.
     var documentRoot: String
     /// The server's certificate and key.
@@ -22,6 +24,20 @@ struct NginxConfiguration: Sendable, Hashable {
     var accessLogPath: String { prefix + "/access.log" }
     /// The file of the error log.
     var errorLogPath: String { prefix + "/error.log" }
+
+    /// The names of the hostile redirects of the HTTP/1.1 TLS server and the byte each puts before the
+    /// plain-http URL in its `Location`: whitespace to libcurl, which strips it, but not to Foundation's
+    /// `URL(string:)`. (HTTP/1.1: HTTP/2 forbids such bytes in a field value.)
+    static let hostileRedirects: [(path: String, prefix: String)] = [
+        ("/downgrade-vt", "\u{0B}"), ("/downgrade-ff", "\u{0C}"), ("/downgrade-cr", "\r"),
+    ]
+
+    /// nginx writes a `return` text of a redirect as the Location, byte for byte, inside double quotes.
+    private var hostileRedirects: String {
+        Self.hostileRedirects.map { path, prefix in
+            "        location = \(path) { return 302 \"\(prefix)http://127.0.0.1:\(httpPort)/hello.txt\"; }"
+        }.joined(separator: "\n")
+    }
 
     /// The configuration file's text.
     var text: String {
@@ -52,6 +68,13 @@ struct NginxConfiguration: Sendable, Hashable {
                 root \(documentRoot);
                 location = /downgrade { return 302 http://127.0.0.1:\(httpPort)/hello.txt; }
                 location = /hop { return 302 /hello.txt; }
+            }
+            server {
+                listen 127.0.0.1:\(http1TLSPort) ssl;
+                ssl_certificate \(certificates.certificateFile);
+                ssl_certificate_key \(certificates.keyFile);
+                root \(documentRoot);
+        \(hostileRedirects)
             }
             server {
                 listen 127.0.0.1:\(httpPort);

@@ -40,6 +40,10 @@ public final class NginxTLSServer: Sendable {
     public let httpsPort: Int
     /// The port of the plain HTTP server.
     public let httpPort: Int
+    /// The port of a second HTTPS server, HTTP/1.1 only, whose `/downgrade-vt`, `/downgrade-ff` and
+    /// `/downgrade-cr` redirect to `plainURL("/hello.txt")` with a vertical tab, form feed or carriage return
+    /// before the URL in `Location` (see ``hostileRedirectPaths``).
+    public let http1TLSPort: Int
     /// The PEM file of the certificate authority that signed the server's certificate.
     public let caFile: String
     private let configuration: NginxConfiguration
@@ -65,6 +69,7 @@ public final class NginxTLSServer: Sendable {
         while started == nil {
             let configuration = try NginxConfiguration(
                 prefix: prefix.path, httpsPort: LoopbackPort.reserve(), httpPort: LoopbackPort.reserve(),
+                http1TLSPort: LoopbackPort.reserve(),
                 documentRoot: documentRoot.path, certificates: certificates)
             started = try Self.launch(nginx, configuration, lastAttempt: attempt == Self.portAttempts)
                 .map { (configuration, $0) }
@@ -75,6 +80,7 @@ public final class NginxTLSServer: Sendable {
         self.process = Locked(process)
         httpsPort = configuration.httpsPort
         httpPort = configuration.httpPort
+        http1TLSPort = configuration.http1TLSPort
         caFile = certificates.caFile
     }
 
@@ -86,6 +92,14 @@ public final class NginxTLSServer: Sendable {
     public func url(_ path: String) -> URL {
         // A literal host, an integer port and a test's own path: always parses.
         URL(string: "https://127.0.0.1:\(httpsPort)\(path)")!
+    }
+
+    /// The paths of the HTTP/1.1 TLS server's hostile redirects.
+    public static var hostileRedirectPaths: [String] { NginxConfiguration.hostileRedirects.map(\.path) }
+
+    /// `https://127.0.0.1:PORT` of the HTTP/1.1-only TLS server, followed by `path`.
+    public func http1URL(_ path: String) -> URL {
+        URL(string: "https://127.0.0.1:\(http1TLSPort)\(path)")!
     }
 
     /// `http://127.0.0.1:PORT` of the plain HTTP server, followed by `path`.
@@ -180,7 +194,8 @@ public final class NginxTLSServer: Sendable {
             // nginx writes its pid file once its sockets are bound.
             if FileManager.default.fileExists(atPath: pidFile),
                 LoopbackPort.acceptsConnections(configuration.httpsPort),
-                LoopbackPort.acceptsConnections(configuration.httpPort)
+                LoopbackPort.acceptsConnections(configuration.httpPort),
+                LoopbackPort.acceptsConnections(configuration.http1TLSPort)
             {
                 return process
             }

@@ -113,6 +113,20 @@ struct CurlTLSTests {
         #expect(server.accessLog().filter { $0.port == server.httpPort }.isEmpty)
     }
 
+    /// A Location with a vertical tab, form feed or carriage return before an http URL: libcurl strips the
+    /// byte, so the downgrade is checked on the URL libcurl would fetch, and refused.
+    @Test(arguments: NginxTLSServer.hostileRedirectPaths)
+    func refusesADowngradeHiddenBehindWhitespace(path: String) async throws {
+        let transport = CurlTransport(caFile: server.caFile)
+        let url = server.http1URL(path)
+        await #expect(throws: FetchError.insecureRedirect(from: url, to: server.plainURL("/hello.txt"))) {
+            try await transport.perform(request(url)) { _ in }
+        }
+        let logged = await server.waitForAccessLog(count: 1) { $0.uri == path }
+        #expect(logged.count == 1)
+        #expect(server.accessLog().filter { $0.port == server.httpPort }.isEmpty)
+    }
+
     @Test func followsADowngradeOnlyWhenThePolicyAllowsIt() async throws {
         let transport = CurlTransport(caFile: server.caFile)
         let response = try await transport.perform(

@@ -52,6 +52,8 @@ static const long pxp_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 static const long pxp_curl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 /// `CURL_HTTP_VERSION_1_1`.
 static const long pxp_curl_http_version_1_1 = CURL_HTTP_VERSION_1_1;
+/// `CURL_NETRC_IGNORED`: ~/.netrc is never read.
+static const long pxp_curl_netrc_ignored = CURL_NETRC_IGNORED;
 /// `CURLOPT_XFERINFODATA`, which some headers only define as an alias macro.
 static const CURLoption pxp_curlopt_xferinfodata = CURLOPT_XFERINFODATA;
 /// `CURLOPT_WRITEDATA`.

@@ -65,6 +65,14 @@ final class CurlEasyHandle {
         return URL(string: String(cString: text))
     }
 
+    /// libcurl's resolution of the last response's Location against its URL (`CURLINFO_REDIRECT_URL`), the
+    /// URL it would have fetched next; `nil` without one. Set once the response has ended.
+    var redirectURL: String? {
+        var text: UnsafePointer<CChar>?
+        guard pxp_curl_easy_getinfo_string(raw, CURLINFO_REDIRECT_URL, &text) == CURLE_OK, let text else { return nil }
+        return String(cString: text)
+    }
+
     /// The size in bytes of the receive buffer libcurl reads into, per handle (`CURLOPT_BUFFERSIZE`).
     static let receiveBufferBytes = 32 * 1024
 
@@ -116,6 +124,11 @@ final class CurlEasyHandle {
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1))
         try check(pxp_curl_easy_setopt_long(raw, CURLOPT_SSL_VERIFYHOST, 2))
         if let caFile = request.caFile { try check(setString(CURLOPT_CAINFO, caFile)) }
+        if let caPath = request.caPath { try check(setString(CURLOPT_CAPATH, caPath)) }
+        // Credentials come only from the request's own headers, which the redirect policy filters per hop:
+        // never from ~/.netrc, and never re-sent by libcurl to another host.
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_NETRC, pxp_curl_netrc_ignored))
+        try check(pxp_curl_easy_setopt_long(raw, CURLOPT_UNRESTRICTED_AUTH, 0))
         try configureMethodAndBody(request)
         try configureHeaders(request)
         try configureLimits(request)
@@ -183,11 +196,8 @@ final class CurlEasyHandle {
         }
         // The idle timeout is enforced by the engine loop to the millisecond; libcurl's
         // LOW_SPEED_TIME counts whole seconds.
-        if let limit = request.maxRedirects {
-            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 1))
-            // One more than the policy: the header callback refuses the extra hop with the URL in hand.
-            try check(pxp_curl_easy_setopt_long(raw, CURLOPT_MAXREDIRS, max(0, limit) + 1))
-        }
+        // libcurl never follows a redirect itself (CURLOPT_FOLLOWLOCATION stays off): the engine follows each
+        // hop as a new transfer on this handle, once the redirect policy allowed libcurl's resolution of it.
         // The body cap is enforced by the callbacks (Content-Length when headers end, then a running
         // count of decoded bytes); MAXFILESIZE would compare encoded lengths.
     }

@@ -120,7 +120,38 @@ final class CurlMultiLoop {
                 let active = activeByHandle[handle]
             else { continue }
             let code = message.pointee.data.result
-            retire(active, outcome(of: active, code: code))
+            if code == CURLE_OK, active.isRedirectResponse {
+                follow(active)
+            } else {
+                retire(active, outcome(of: active, code: code))
+            }
+        }
+    }
+
+    /// Starts the next hop of a transfer whose response was a redirect, on the same easy handle (whose
+    /// connection is back in the multi handle's cache), or ends the transfer when the policy refuses it.
+    private func follow(_ active: CurlActiveTransfer) {
+        // Read before the handle is set up again, which clears it.
+        let redirectURL = active.easy.redirectURL
+        let hop: CurlTransferRequest
+        switch active.nextHop(redirectURL: redirectURL, now: .now) {
+        case .failure(let error): return retire(active, .failure(error))
+        case .success(let next): hop = next
+        }
+        _ = curl_multi_remove_handle(multi, active.easy.raw)
+        active.easy.transferEnded()
+        active.beginHop(hop)
+        let context = Unmanaged.passUnretained(active).toOpaque()
+        let socketContext = Unmanaged.passUnretained(counters).toOpaque()
+        do {
+            try active.easy.configure(for: hop, context: context, socketContext: socketContext)
+        } catch {
+            return retire(active, .failure(error))
+        }
+        let added = curl_multi_add_handle(multi, active.easy.raw)
+        guard added == CURLM_OK else {
+            let message = String(cString: curl_multi_strerror(added))
+            return retire(active, .failure(.transport(code: Int(added.rawValue), message: message, url: hop.url)))
         }
     }
 
@@ -136,12 +167,11 @@ final class CurlMultiLoop {
             let code = Int(CURLE_GOT_NOTHING.rawValue)
             return .failure(.transport(code: code, message: message, url: active.currentURL))
         }
-        let request = active.transfer.request
         return .success(
             CurlTransferOutcome(
                 head: head,
-                // Parsing libcurl's copy of the URL showed in profiles; without a redirect it is the request's.
-                effectiveURL: active.redirectCount == 0 ? request.url : active.easy.effectiveURL ?? request.url,
+                // The URL of the last hop, which the engine set itself (libcurl follows no redirect).
+                effectiveURL: active.currentURL,
                 bodyByteCount: active.bodyByteCount,
                 redirectCount: active.redirectCount
             ))

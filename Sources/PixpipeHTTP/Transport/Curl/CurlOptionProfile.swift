@@ -13,6 +13,7 @@ struct CurlOptionProfile: Equatable {
     var totalTimeout: Duration?
     var maxRedirects: Int?
     var caFile: String?
+    var caPath: String?
     var reportsProgress: Bool
 
     /// The profile of `request`, or nil when its options cannot be carried over to another request.
@@ -26,6 +27,7 @@ struct CurlOptionProfile: Equatable {
         totalTimeout = request.totalTimeout
         maxRedirects = request.maxRedirects
         caFile = request.caFile
+        caPath = request.caPath
         reportsProgress = request.progress != nil
     }
 }

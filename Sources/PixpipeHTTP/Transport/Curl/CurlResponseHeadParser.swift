@@ -1,8 +1,9 @@
 /// Assembles response heads from the header lines libcurl hands over, one per call.
 ///
-/// libcurl calls the header callback for every hop: 1xx interim responses, each followed
-/// redirect and the final response. Each status line starts a fresh head, so only the last
-/// block's headers survive; the blank line that ends a block says which kind it was.
+/// libcurl calls the header callback for every response of a transfer: 1xx interim responses and the
+/// final one (a redirect ends its transfer; the engine starts the next hop with a fresh parser). Each status
+/// line starts a fresh head, so only the last block's headers survive; the blank line that ends a block says
+/// which kind it was.
 struct CurlResponseHeadParser: Sendable {
     /// What one header line completed.
     enum Event: Sendable, Hashable {

@@ -24,6 +24,8 @@ enum CurlTransferError: Error, Sendable, Hashable, CustomStringConvertible {
     case insecureRedirect(from: URL, to: URL)
     /// A redirect to a scheme other than http or https.
     case unsupportedRedirectScheme(String, url: URL)
+    /// A redirect from `url` whose Location libcurl could not resolve to an http(s) URL with a host.
+    case invalidRedirect(location: String, url: URL)
     /// The request cannot be sent as described (a header with a line break, a scheme that is not http(s)).
     case invalidRequest(reason: String)
     /// The engine was shut down before the transfer finished.
@@ -43,6 +45,8 @@ enum CurlTransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureRedirect(let from, let to):
             "refused redirect from \(from.absoluteString) to \(to.absoluteString): https to http"
         case .unsupportedRedirectScheme(let scheme, let url): "redirect to unsupported scheme \(scheme): \(url)"
+        case .invalidRedirect(let location, let url):
+            "redirect from \(url.absoluteString) to an unusable location \(location.debugDescription)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .engineStopped: "the curl engine was shut down"
         case .transport(let code, let message, let url): "libcurl error \(code) for \(url.absoluteString): \(message)"

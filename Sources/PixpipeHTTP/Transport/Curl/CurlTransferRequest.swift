@@ -36,12 +36,16 @@ struct CurlTransferRequest: Sendable {
     var maxRedirects: Int? = 10
     /// Whether an https URL may redirect to an http one.
     var allowsInsecureRedirects = false
+    /// Whether every header goes on to another origin after a redirect (see ``RedirectPolicy/keepsHeadersAcrossOrigins``).
+    var keepsHeadersAcrossOrigins = false
     /// The most body bytes to accept; more aborts the transfer with ``CurlTransferError/bodyTooLarge(limit:declaredLength:)``.
     var maxBodyBytes: Int64?
     /// The encodings to offer and decode, as an Accept-Encoding value; `nil` offers none.
     var acceptedEncodings: String? = "gzip, deflate"
     /// A PEM file of certificate authorities to trust instead of the system bundle.
     var caFile: String?
+    /// A folder of hashed certificate files (`openssl rehash`) to trust instead of the system's.
+    var caPath: String?
     /// Ask for the body from this offset on (`Range: bytes=N-`); the server may still answer 200 with all of it.
     var rangeStart: Int64?
     /// Called on the engine thread as body bytes arrive; must return quickly.

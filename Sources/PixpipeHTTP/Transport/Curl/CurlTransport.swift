@@ -14,14 +14,29 @@ public final class CurlTransport: HTTPTransport {
     private let engine: CurlMultiEngine
     private let connectTimeout: Duration?
     private let idleTimeout: Duration?
-    private let caFile: String?
+    private let trust: TrustedCertificates?
 
     /// A transport with its own connections: at most `maxConnectionsPerHost` to one host, a connect
     /// timeout and an idle (no byte received) timeout on top of each request's deadline, and an
     /// optional PEM file of certificate authorities to trust instead of the system bundle.
-    public init(
+    ///
+    /// Without `caFile`, the certificate authorities the environment names are trusted, as the curl tool
+    /// does (see ``TrustedCertificates/fromEnvironment(_:)``).
+    public convenience init(
         maxConnectionsPerHost: Int = 6, connectTimeout: Duration? = .seconds(10), idleTimeout: Duration? = nil,
         caFile: String? = nil
+    ) {
+        self.init(
+            maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: connectTimeout, idleTimeout: idleTimeout,
+            trust: caFile.map { TrustedCertificates(caFile: $0) })
+    }
+
+    /// A transport as above that trusts the certificate authorities of `trust` instead of the system's;
+    /// `nil` trusts what the environment names (`CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR`), or else
+    /// the system's.
+    public init(
+        maxConnectionsPerHost: Int = 6, connectTimeout: Duration? = .seconds(10), idleTimeout: Duration? = nil,
+        trust: TrustedCertificates?
     ) {
         var configuration = CurlEngineConfiguration()
         configuration.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
@@ -29,7 +44,7 @@ public final class CurlTransport: HTTPTransport {
         engine = CurlMultiEngine(configuration: configuration)
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
-        self.caFile = caFile
+        self.trust = trust ?? TrustedCertificates.fromEnvironment()
     }
 
     /// The transport's own thread as a task executor, for tasks that send many small requests.
@@ -95,11 +110,13 @@ public final class CurlTransport: HTTPTransport {
         curl.maxBodyBytes = Int64(max(0, request.maxBodyBytes))
         curl.maxRedirects = max(0, request.redirectPolicy.maxRedirects)
         curl.allowsInsecureRedirects = request.redirectPolicy.allowsInsecureRedirects
+        curl.keepsHeadersAcrossOrigins = request.redirectPolicy.keepsHeadersAcrossOrigins
         // libcurl enforces the attempt's deadline to the millisecond (see `enforcesTimeout`).
         curl.totalTimeout = request.timeout
         curl.connectTimeout = connectTimeout
         curl.idleTimeout = idleTimeout
-        curl.caFile = caFile
+        curl.caFile = trust?.caFile
+        curl.caPath = trust?.caDirectory
         return curl
     }
 
@@ -123,6 +140,8 @@ public final class CurlTransport: HTTPTransport {
             return .insecureRedirect(from: from, to: to)
         case .unsupportedRedirectScheme(let scheme, let url):
             return .unsupportedScheme(scheme, url: url)
+        case .invalidRedirect(let location, _):
+            return .invalidURL(location)
         case .invalidRequest(let reason):
             // CURLE_BAD_FUNCTION_ARGUMENT: nothing was sent.
             return .transport(code: 43, description: reason, url: request.url)

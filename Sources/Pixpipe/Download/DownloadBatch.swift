@@ -79,7 +79,8 @@ struct DownloadBatch: Sendable {
             throw .write(path: directory.path, operation: "create the folder", code: (error as NSError).posixCode)
         }
         return try ManifestStore.open(
-            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
+            // Read even for a full redo (which skips nothing): the names the records give out stay taken.
+            named: options.manifestName, in: directory, readsPrior: true
         ) {
             for name in AtomicFileWriter.temporaryFileNames(in: directory.path) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
@@ -103,7 +104,8 @@ struct DownloadBatch: Sendable {
         // the checks before them), and the items the checks sent to download, started as the window has room.
         var checks = PendingChecks()
         var ready: [ItemJob] = []
-        var claims = FileNameClaims(template: options.nameTemplate)
+        var claims = FileNameClaims(
+            template: options.nameTemplate, recorded: RecordedNames(prior), keepsOriginal: options.keepsOriginal)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
         var nextIndex = 0
@@ -145,17 +147,19 @@ struct DownloadBatch: Sendable {
                         continue
                     }
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
-                    let pattern = claims.claim(for: item, index: index)
+                    let entry = prior[fingerprint]
+                    let (pattern, ownName) = claims.claim(
+                        for: item, index: index, fingerprint: fingerprint, recordedName: entry?.name)
                     guard inShard else { continue }
                     // Settled by an earlier run: reported by the coordinator, in list order, with no task and no
                     // window slot. A refresh instead revalidates each file still as the run stored it (checked here,
                     // one at a time: the request that follows costs far more than the read).
                     var stored: StoredCopy?
-                    if let entry = prior[fingerprint] {
+                    if let entry {
                         if !options.refreshesStored, resume.readsStoredFile(for: entry) {
                             checks.append(
                                 (
-                                    ItemJob(index: index, item: item, pattern: pattern),
+                                    ItemJob(index: index, item: item, pattern: pattern, ownName: ownName),
                                     ResumeCheck.Candidate(url: item.url, prior: entry)
                                 ))
                             if checks.isFull {
@@ -174,7 +178,7 @@ struct DownloadBatch: Sendable {
                             }
                         }
                     }
-                    let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored)
+                    let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored, ownName: ownName)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = pipeline.reserveTransfer(for: job)
                     group.addTask { (index, await pipeline.run(job, reservation: reservation)) }

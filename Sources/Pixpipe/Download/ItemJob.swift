@@ -10,6 +10,9 @@ struct ItemJob: Sendable {
     var pattern: FileNamePattern
     /// The file an earlier run stored, when a refresh revalidates it; `nil` for a plain download.
     var stored: StoredCopy? = nil
+    /// The name the folder's records give this item's URL alone, when the item keeps it: the one existing
+    /// file (with its kept original) a new download may replace; every other name is published only if free.
+    var ownName: String? = nil
 }
 
 /// How one item ended, as the coordinator needs to know it.

@@ -237,4 +237,32 @@ struct FetchNameReservationTests {
         }
         #expect(try expectStored(bodies).count == lines.count)
     }
+
+    @Test("A folder where two lists overwrote one file (before names were reserved) comes apart on the next runs")
+    func contestedNameComesApart() throws {
+        let first = try chapter("old1", pages: 1, seed: 9)
+        let second = try chapter("old2", pages: 1, seed: 10)
+        // As the earlier versions left it: two `ok` lines for `01.png`, the file holding the second list's bytes.
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        var manifest = Data()
+        for (url, body) in [first.bodies.first!, second.bodies.first!] {
+            manifest.append(
+                ManifestRecord(
+                    url: url, name: "01.png", status: .ok, bytes: body.count, sha256: SHA256.hash(body).hexString
+                ).jsonLine)
+        }
+        try manifest.write(to: URL(fileURLWithPath: folder.path("out/manifest.jsonl")))
+        try second.bodies.first!.value.write(to: URL(fileURLWithPath: folder.path("out/01.png")))
+        #expect(try fetch(first.list).status == 0)
+        #expect(try fetch(second.list).status == 0)
+        let firstNames = try expectStored(first.bodies)
+        let secondNames = try expectStored(second.bodies)
+        #expect(firstNames.isDisjoint(with: secondNames))
+        #expect(secondNames == ["01.png"])
+        let before = requests(first.bodies) + requests(second.bodies)
+        #expect(try fetch(first.list).status == 0)
+        #expect(try fetch(second.list).status == 0)
+        #expect(requests(first.bodies) + requests(second.bodies) == before)
+    }
+
 }

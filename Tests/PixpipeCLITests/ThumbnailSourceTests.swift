@@ -104,4 +104,48 @@ struct ThumbnailSourceTests {
         }
         #expect(outputs.contains(output.path("IMG_0002-2.jpg")))
     }
+
+    @Test("Two thumbnail runs into one folder at once: each source's output holds its own thumbnail")
+    func twoRunsAtOnce() throws {
+        try addPhoto("A", seed: 5)
+        try addPhoto("B", seed: 6)
+        // Each alone first, into folders of their own: the bytes each thumbnail must have.
+        var expected: [String: Data] = [:]
+        for folder in ["A", "B"] {
+            let own = try TemporaryDirectory()
+            let result = try tool.run([
+                "thumbnail", input.path("dcim/\(folder)"), "--out", own.url.path, "--size", "32",
+            ])
+            #expect(result.status == 0)
+            expected[folder] = try WholeFile.data(at: URL(fileURLWithPath: own.path("IMG_0001.jpg")))
+        }
+        #expect(expected["A"] != expected["B"])
+        let scratch = try TemporaryDirectory()
+        let processes = try ["A", "B"].map { folder in
+            let process = Process()
+            process.executableURL = tool.url
+            process.arguments = [
+                "thumbnail", input.path("dcim/\(folder)"), "--out", output.url.path, "--size", "32", "--json",
+            ]
+            _ = FileManager.default.createFile(atPath: scratch.path(folder), contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path(folder)))
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (folder, process)
+        }
+        var outputs: Set<String> = []
+        for (folder, process) in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let line = try #require(
+                String(decoding: try WholeFile.data(at: URL(fileURLWithPath: scratch.path(folder))), as: UTF8.self)
+                    .split(separator: "\n").first)
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let path = try #require(record["output"] as? String)
+            outputs.insert(path)
+            #expect(try WholeFile.data(at: URL(fileURLWithPath: path)) == expected[folder])
+        }
+        #expect(outputs.count == 2)
+    }
+
 }

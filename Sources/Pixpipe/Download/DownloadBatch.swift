@@ -7,9 +7,10 @@ import Foundation
 /// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
 /// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
-/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus, when
-/// resuming, the earlier manifest's index and at most two batches of items whose stored files are being
-/// checked: see ``PendingChecks``), whatever the length of the list. Its events go to the channel in batches.
+/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
+/// earlier manifest's index with 16 bytes per name it records, see ``RecordedNames``, and, when resuming, at
+/// most two batches of items whose stored files are being checked: see ``PendingChecks``), whatever the
+/// length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
     let options: DownloadOptions
     let pipeline: ItemPipeline

@@ -265,4 +265,20 @@ struct FetchNameReservationTests {
         #expect(requests(first.bodies) + requests(second.bodies) == before)
     }
 
+    @Test("Moving past a foreign file, the item skips names other URLs' records hold, even with their file gone")
+    func suffixSkipsRecordedNames() throws {
+        let pages = try chapter("e", pages: 1, seed: 13)
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        let foreign = Data("someone else's\n".utf8)
+        try foreign.write(to: URL(fileURLWithPath: folder.path("out/01.png")))
+        // Another URL stored `01-2.png`; its file is missing just now (its next run fetches it back there).
+        let other = ManifestRecord(
+            url: "https://elsewhere.example/01.png", name: "01-2.png", status: .ok, bytes: 3,
+            sha256: String(repeating: "0", count: 64))
+        try other.jsonLine.write(to: URL(fileURLWithPath: folder.path("out/manifest.jsonl")))
+        #expect(try fetch(pages.list).status == 0)
+        #expect(try expectStored(pages.bodies) == ["01-3.png"])
+        #expect(try WholeFile.data(at: URL(fileURLWithPath: folder.path("out/01.png"))) == foreign)
+    }
+
 }

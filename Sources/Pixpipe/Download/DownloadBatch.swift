@@ -105,8 +105,9 @@ struct DownloadBatch: Sendable {
         // the checks before them), and the items the checks sent to download, started as the window has room.
         var checks = PendingChecks()
         var ready: [ItemJob] = []
+        let recorded = RecordedNames(prior)
         var claims = FileNameClaims(
-            template: options.nameTemplate, recorded: RecordedNames(prior), keepsOriginal: options.keepsOriginal)
+            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
         var nextIndex = 0
@@ -160,7 +161,9 @@ struct DownloadBatch: Sendable {
                         if !options.refreshesStored, resume.readsStoredFile(for: entry) {
                             checks.append(
                                 (
-                                    ItemJob(index: index, item: item, pattern: pattern, ownName: ownName),
+                                    ItemJob(
+                                        index: index, item: item, pattern: pattern, ownName: ownName,
+                                        recorded: recorded),
                                     ResumeCheck.Candidate(url: item.url, prior: entry)
                                 ))
                             if checks.isFull {
@@ -179,7 +182,9 @@ struct DownloadBatch: Sendable {
                             }
                         }
                     }
-                    let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored, ownName: ownName)
+                    let job = ItemJob(
+                        index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
+                        recorded: recorded)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = pipeline.reserveTransfer(for: job)
                     group.addTask { (index, await pipeline.run(job, reservation: reservation)) }

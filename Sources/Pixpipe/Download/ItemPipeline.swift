@@ -231,6 +231,7 @@ struct ItemPipeline: Sendable {
         let directory = options.outputDirectory
         let writer = self.writer
         let pattern = job.pattern
+        let fingerprint = URLFingerprint(job.item.url).value
         // The one name a new file may replace: the item's own (see ItemJob.ownName), or the stored file a
         // refresh revalidated. A content-addressed name holds the same bytes whoever writes it.
         let ownName = pattern.isContentAddressed ? name : job.ownName ?? job.stored?.name
@@ -238,7 +239,13 @@ struct ItemPipeline: Sendable {
             do throws(DownloadError) {
                 let published = try Self.publish(
                     image, named: name, pattern: pattern, replacing: ownName, digest: digest, writer: writer,
-                    in: directory, flushes: flushes)
+                    in: directory, flushes: flushes
+                ) { candidate in
+                    // Another URL's recorded name, its file missing just now, is still that URL's.
+                    job.recorded.isEmpty
+                        || job.recorded.allows(
+                            FileNamePattern(recordedName: candidate).collisionFingerprint, to: fingerprint)
+                }
                 if let stored = job.stored?.name, stored != published {
                     Self.remove(stored, in: directory)
                 }
@@ -288,47 +295,60 @@ extension ItemPipeline {
     static let publishAttempts = 1000
 
     /// Writes `image` (and its kept original) under `name`, or, when another file already has that name, under
-    /// the pattern's next free suffix, and returns the name used. Only `ownName` (and its original) is ever
+    /// the pattern's next suffix that `isFree` allows and no file has, and returns the name used. Only `ownName` (and its original) is ever
     /// replaced; a file already holding exactly the bytes to write (this item's file from a run killed
     /// before its record was written) is taken as written.
     static func publish(
         _ image: ProcessedImage, named name: String, pattern: FileNamePattern, replacing ownName: String?,
-        digest: String, writer: any DownloadFileWriting, in directory: URL, flushes: Bool
+        digest: String, writer: any DownloadFileWriting, in directory: URL, flushes: Bool,
+        mayTake isFree: (String) -> Bool = { _ in true }
     ) throws(DownloadError) -> String {
-        var candidate = name
-        var number = 1
-        while true {
-            let replaces = candidate == ownName
-            var wroteOriginal = false
-            var originalName: String?
-            if let original = image.original {
-                let kept = FileNameSanitizer.stem(of: candidate) + ".original." + original.format.fileExtension
-                originalName = kept
-                if replaces {
-                    try writer.write(original.data, named: kept, in: directory, flushes: flushes)
-                } else {
-                    wroteOriginal = try writer.writeNew(original.data, named: kept, in: directory, flushes: flushes)
-                    if !wroteOriginal, !holds(original.data, named: kept, in: directory) { originalName = nil }
-                }
-            }
-            if image.original == nil || originalName != nil {
-                if replaces {
-                    try writer.write(image.data, named: candidate, in: directory, flushes: flushes)
-                    return candidate
-                }
-                if try writer.writeNew(image.data, named: candidate, in: directory, flushes: flushes)
-                    || holds(image.data, named: candidate, in: directory)
-                {
-                    return candidate
-                }
-                if wroteOriginal, let originalName { remove(originalName, in: directory) }
-            }
-            number += 1
-            guard number <= publishAttempts else {
-                throw .write(path: directory.path + "/" + name, operation: "find a free name for", code: EEXIST)
-            }
-            candidate = pattern.suffixed(number).render(sha256: digest, fileExtension: image.format.fileExtension)
+        if try place(image, named: name, replacing: name == ownName, writer: writer, in: directory, flushes: flushes) {
+            return name
         }
+        for number in 2...publishAttempts {
+            let candidate = pattern.suffixed(number).render(sha256: digest, fileExtension: image.format.fileExtension)
+            let replaces = candidate == ownName
+            guard replaces || isFree(candidate) else { continue }
+            if try place(image, named: candidate, replacing: replaces, writer: writer, in: directory, flushes: flushes)
+            {
+                return candidate
+            }
+        }
+        throw .write(path: directory.path + "/" + name, operation: "find a free name for", code: EEXIST)
+    }
+
+    /// Writes `image` (and its kept original) as `name`, over what is there when `replacing`, else only
+    /// where nothing is or a file holds exactly the bytes; `false` (and nothing of this item left) when
+    /// the name or its original's is taken.
+    private static func place(
+        _ image: ProcessedImage, named name: String, replacing: Bool, writer: any DownloadFileWriting,
+        in directory: URL, flushes: Bool
+    ) throws(DownloadError) -> Bool {
+        var wroteOriginal = false
+        var originalName: String?
+        if let original = image.original {
+            let kept = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
+            if replacing {
+                try writer.write(original.data, named: kept, in: directory, flushes: flushes)
+            } else {
+                wroteOriginal = try writer.writeNew(original.data, named: kept, in: directory, flushes: flushes)
+                guard wroteOriginal || holds(original.data, named: kept, in: directory) else { return false }
+            }
+            originalName = kept
+        }
+        if replacing {
+            try writer.write(image.data, named: name, in: directory, flushes: flushes)
+            return true
+        }
+        if try writer.writeNew(image.data, named: name, in: directory, flushes: flushes)
+            || holds(image.data, named: name, in: directory)
+        {
+            return true
+        }
+        // The original went in under a name that turned out not to be this item's: it goes with it.
+        if wroteOriginal, let originalName { remove(originalName, in: directory) }
+        return false
     }
 
     /// Whether `name` in `directory` is a regular file (not followed through a link) holding exactly `data`.

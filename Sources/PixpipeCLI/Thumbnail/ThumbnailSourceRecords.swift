@@ -20,6 +20,8 @@ import Foundation
 final class ThumbnailSourceRecords {
     /// The record file's name in the output folder.
     static let fileName = ".pixpipe-thumbnails.jsonl"
+    /// The largest record file read.
+    static let sizeLimit: off_t = 64 << 20
 
     private let directory: String
     private let descriptor: Int32
@@ -36,8 +38,9 @@ final class ThumbnailSourceRecords {
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else { return nil }
         var status = stat()
+        // Bounded: about 300,000 outputs' records; a larger file is not this program's, and is not read.
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            flock(descriptor, LOCK_EX) == 0
+            status.st_size <= Self.sizeLimit, flock(descriptor, LOCK_EX) == 0
         else {
             close(descriptor)
             return nil

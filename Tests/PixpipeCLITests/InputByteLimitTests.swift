@@ -44,7 +44,10 @@ struct InputByteLimitTests {
         ])
         #expect(result.status == 1)
         #expect(result.outputText.contains(#""errorKind":"input-too-large""#))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("thumbs")) == ["in.png"])
+        // The thumbnail, and the record of which source it was made from.
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: directory.path("thumbs")))
+                == ["in.png", ".pixpipe-thumbnails.jsonl"])
     }
 
     @Test("Malformed or negative values are usage errors", arguments: ["-1", "1x", "K", "99999999999G"])

@@ -37,7 +37,7 @@ struct ThumbnailCommandTests {
         let output = try TemporaryDirectory()
         let result = try tool.run(["thumbnail", input.url.path, "--out", output.url.path, "--size", "100"])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(try output.fileNames() == ["alpha.png", "tall.jpg", "wide.jpg"])
+        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "alpha.png", "tall.jpg", "wide.jpg"])
         #expect(try Self.size(output.path("wide.jpg")) == (100, 75))
         #expect(try Self.size(output.path("tall.jpg")) == (50, 100))
         #expect(try Self.size(output.path("alpha.png")) == (50, 40))  // never enlarged; alpha keeps PNG
@@ -89,7 +89,7 @@ struct ThumbnailCommandTests {
         let output = try TemporaryDirectory()
         let result = try tool.run(["thumbnail", input.url.path, "--out", output.url.path, "--json", "--jobs", "2"])
         #expect(result.status == 1)
-        #expect(try output.fileNames() == ["good.jpg"])  // no partial or temporary file
+        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "good.jpg"])  // no partial or temporary file
         #expect(result.errors.contains("broken.png") && result.errors.contains("1 thumbnail, 1 failed"))
         let records = try result.outputLines.map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
@@ -134,13 +134,13 @@ struct ThumbnailCommandTests {
             "thumbnail", input.path("a"), input.path("b"), input.path("c"), "--out", output.url.path,
         ])
         #expect(result.status == 0)
-        #expect(try output.fileNames() == ["x-2.jpg", "x-3.jpg", "x.jpg"])
+        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "x-2.jpg", "x-3.jpg", "x.jpg"])
         // The same run again keeps the same names: everything is skipped, nothing renamed.
         let again = try tool.run([
             "thumbnail", input.path("a"), input.path("b"), input.path("c"), "--out", output.url.path,
         ])
         #expect(again.status == 0 && again.errors.contains("3 skipped"))
-        #expect(try output.fileNames() == ["x-2.jpg", "x-3.jpg", "x.jpg"])
+        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "x-2.jpg", "x-3.jpg", "x.jpg"])
 
         let named = try TemporaryDirectory()
         let templated = try tool.run(
@@ -149,7 +149,7 @@ struct ThumbnailCommandTests {
                 "{name}_{width}x{height}.{ext}",
             ])
         #expect(templated.status == 0)
-        #expect(try named.fileNames() == ["x_10x5.jpg"])
+        #expect(try named.fileNames() == [".pixpipe-thumbnails.jsonl", "x_10x5.jpg"])
     }
 
     @Test func existingOutputsAreSkippedUnlessOverwriteIsGiven() throws {

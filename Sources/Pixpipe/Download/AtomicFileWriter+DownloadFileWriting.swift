@@ -20,3 +20,15 @@ extension DownloadError {
         self = .write(path: failure.path, operation: failure.step.rawValue, code: failure.code)
     }
 }
+
+extension AtomicFileWriter {
+    /// Writes `data` as the new file `name` in `directory`, never over anything already there (`false` then),
+    /// by this writer's ``AtomicFileWriter/method``.
+    func writeNew(_ data: Data, named name: String, in directory: URL, flushes: Bool) throws(DownloadError) -> Bool {
+        do throws(Failure) {
+            return try Self.writeNew(data, to: directory.path + "/" + name, flushes: flushes, method: method)
+        } catch {
+            throw DownloadError(error)
+        }
+    }
+}

@@ -7,9 +7,10 @@ import Foundation
 /// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
 /// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
-/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus, when
-/// resuming, the earlier manifest's index and at most two batches of items whose stored files are being
-/// checked: see ``PendingChecks``), whatever the length of the list. Its events go to the channel in batches.
+/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
+/// earlier manifest's index with 16 bytes per name it records, see ``RecordedNames``, and, when resuming, at
+/// most two batches of items whose stored files are being checked: see ``PendingChecks``), whatever the
+/// length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
     let options: DownloadOptions
     let pipeline: ItemPipeline
@@ -79,7 +80,8 @@ struct DownloadBatch: Sendable {
             throw .write(path: directory.path, operation: "create the folder", code: (error as NSError).posixCode)
         }
         return try ManifestStore.open(
-            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
+            // Read even for a full redo (which skips nothing): the names the records give out stay taken.
+            named: options.manifestName, in: directory, readsPrior: true
         ) {
             AtomicFileWriter.removeLeftovers(in: directory.path)
         }
@@ -101,7 +103,9 @@ struct DownloadBatch: Sendable {
         // the checks before them), and the items the checks sent to download, started as the window has room.
         var checks = PendingChecks()
         var ready: [ItemJob] = []
-        var claims = FileNameClaims(template: options.nameTemplate)
+        let recorded = RecordedNames(prior)
+        var claims = FileNameClaims(
+            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal)
         var seen = Set<UInt64>()
         var iterator = items.makeIterator()
         var nextIndex = 0
@@ -143,17 +147,21 @@ struct DownloadBatch: Sendable {
                         continue
                     }
                     // Every item claims its name, in list order, even out of this shard: see FileNameClaims.
-                    let pattern = claims.claim(for: item, index: index)
+                    let entry = prior[fingerprint]
+                    let (pattern, ownName) = claims.claim(
+                        for: item, index: index, fingerprint: fingerprint, recordedName: entry?.name)
                     guard inShard else { continue }
                     // Settled by an earlier run: reported by the coordinator, in list order, with no task and no
                     // window slot. A refresh instead revalidates each file still as the run stored it (checked here,
                     // one at a time: the request that follows costs far more than the read).
                     var stored: StoredCopy?
-                    if let entry = prior[fingerprint] {
+                    if let entry {
                         if !options.refreshesStored, resume.readsStoredFile(for: entry) {
                             checks.append(
                                 (
-                                    ItemJob(index: index, item: item, pattern: pattern),
+                                    ItemJob(
+                                        index: index, item: item, pattern: pattern, ownName: ownName,
+                                        recorded: recorded),
                                     ResumeCheck.Candidate(url: item.url, prior: entry)
                                 ))
                             if checks.isFull {
@@ -172,7 +180,9 @@ struct DownloadBatch: Sendable {
                             }
                         }
                     }
-                    let job = ItemJob(index: index, item: item, pattern: pattern, stored: stored)
+                    let job = ItemJob(
+                        index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
+                        recorded: recorded)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = pipeline.reserveTransfer(for: job)
                     group.addTask { (index, await pipeline.run(job, reservation: reservation)) }

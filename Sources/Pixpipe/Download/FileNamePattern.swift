@@ -146,3 +146,24 @@ struct FileNamePattern: Hashable, Sendable {
         return result
     }
 }
+
+extension FileNamePattern {
+    /// The pattern a stored file's recorded `name` was rendered from, as far as its claims go: `STEM.{ext}`
+    /// when the name ends in an extension (so `photo.png` holds `photo.{ext}`, as a `photo.png` URL claims
+    /// it), else the name itself.
+    init(recordedName name: String) {
+        let stem = FileNameSanitizer.stem(of: name)
+        segments = stem == name ? [.literal(name)] : [.literal(stem + "."), .ext]
+    }
+
+    /// The pattern of the original kept beside this one's file (`STEM.original.{ext}`, as the downloader
+    /// names it from the stored name), or `nil` for a template that does not end in `.{ext}`.
+    var originalPattern: FileNamePattern? {
+        guard segments.count >= 2, case .ext = segments[segments.count - 1],
+            case .literal(let text) = segments[segments.count - 2], text.hasSuffix(".")
+        else { return nil }
+        var copy = self
+        copy.segments[segments.count - 2] = .literal(text + "original.")
+        return copy
+    }
+}

@@ -10,6 +10,12 @@ struct ItemJob: Sendable {
     var pattern: FileNamePattern
     /// The file an earlier run stored, when a refresh revalidates it; `nil` for a plain download.
     var stored: StoredCopy? = nil
+    /// The name the folder's records give this item's URL alone, when the item keeps it: the one existing
+    /// file (with its kept original) a new download may replace; every other name is published only if free.
+    var ownName: String? = nil
+    /// The names the folder's records give out, shared by every job (one copy-on-write dictionary): a name
+    /// taken at publish time, when the claimed one turned out to have a file, skips those of other URLs too.
+    var recorded = RecordedNames()
 }
 
 /// How one item ended, as the coordinator needs to know it.

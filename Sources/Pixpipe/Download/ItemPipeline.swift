@@ -1,6 +1,14 @@
 import Foundation
 import PixpipeLocking
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Takes one item from its download through verification, processing and the atomic write (resume skips
 /// are decided before, by the coordinator: see ``ResumeCheck``).
 ///
@@ -221,27 +229,45 @@ struct ItemPipeline: Sendable {
         let flushes = options.fileSync == .eachFile
         let directory = options.outputDirectory
         let writer = self.writer
-        let replacedName = job.stored.map(\.name).flatMap { $0 == name ? nil : $0 }
-        // A refresh's kept original may come in another format now: the old one's extension goes.
-        let staleOriginals =
-            job.stored == nil
-            ? []
-            : ImageFormat.all.map(\.fileExtension).filter { $0 != image.original?.format.fileExtension }.map {
-                FileNameSanitizer.stem(of: name) + ".original." + $0
-            }
-        let failure: DownloadError? = await fileWork.run {
+        let pattern = job.pattern
+        let fingerprint = URLFingerprint(job.item.url).value
+        // The one name a new file may replace: the item's own (see ItemJob.ownName), or the stored file a
+        // refresh revalidated. A content-addressed name holds the same bytes whoever writes it.
+        let ownName = pattern.isContentAddressed ? name : job.ownName ?? job.stored?.name
+        let published: Result<String, DownloadError> = await fileWork.run {
             do throws(DownloadError) {
-                if let original = image.original {
-                    let originalName = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
-                    try writer.write(original.data, named: originalName, in: directory, flushes: flushes)
+                let published = try Self.publish(
+                    image, named: name, pattern: pattern, replacing: ownName, digest: digest, writer: writer,
+                    in: directory, flushes: flushes
+                ) { candidate in
+                    // Another URL's recorded name, its file missing just now, is still that URL's.
+                    job.recorded.isEmpty
+                        || job.recorded.allows(
+                            FileNamePattern(recordedName: candidate).collisionFingerprint, to: fingerprint)
                 }
-                try writer.write(image.data, named: name, in: directory, flushes: flushes)
-                if let replacedName { Self.remove(replacedName, in: directory) }
-                if image.original != nil { for stale in staleOriginals { Self.remove(stale, in: directory) } }
-                return nil
+                if let stored = job.stored?.name, stored != published {
+                    Self.remove(stored, in: directory)
+                }
+                // A refresh's kept original may come in another format now: the old one's extension goes.
+                if let stored = job.stored?.name, let original = image.original {
+                    let kept = FileNameSanitizer.stem(of: published) + ".original." + original.format.fileExtension
+                    for format in ImageFormat.all {
+                        let stale = FileNameSanitizer.stem(of: stored) + ".original." + format.fileExtension
+                        if stale != kept { Self.remove(stale, in: directory) }
+                    }
+                }
+                return .success(published)
             } catch {
-                return error
+                return .failure(error)
             }
+        }
+        let failure: DownloadError?
+        switch published {
+        case .success(let published):
+            record.name = published
+            failure = nil
+        case .failure(let error):
+            failure = error
         }
         record.elapsed = attempts.elapsedSeconds
         guard let error = failure else { return job.stored == nil ? .finished(record) : .replaced(record) }
@@ -260,6 +286,89 @@ struct ItemPipeline: Sendable {
         failed.error = error.description
         failed.errorKind = error.shortName
         return .diskError(failed, error)
+    }
+}
+
+extension ItemPipeline {
+    /// How many suffixed names a publish tries before giving up on a folder that has them all.
+    static let publishAttempts = 1000
+
+    /// Writes `image` (and its kept original) under `name`, or, when another file already has that name, under
+    /// the pattern's next suffix that `isFree` allows and no file has, and returns the name used. Only `ownName` (and its original) is ever
+    /// replaced; a file already holding exactly the bytes to write (this item's file from a run killed
+    /// before its record was written) is taken as written.
+    static func publish(
+        _ image: ProcessedImage, named name: String, pattern: FileNamePattern, replacing ownName: String?,
+        digest: String, writer: any DownloadFileWriting, in directory: URL, flushes: Bool,
+        mayTake isFree: (String) -> Bool = { _ in true }
+    ) throws(DownloadError) -> String {
+        if try place(image, named: name, replacing: name == ownName, writer: writer, in: directory, flushes: flushes) {
+            return name
+        }
+        for number in 2...publishAttempts {
+            let candidate = pattern.suffixed(number).render(sha256: digest, fileExtension: image.format.fileExtension)
+            let replaces = candidate == ownName
+            guard replaces || isFree(candidate) else { continue }
+            if try place(image, named: candidate, replacing: replaces, writer: writer, in: directory, flushes: flushes)
+            {
+                return candidate
+            }
+        }
+        throw .write(path: directory.path + "/" + name, operation: "find a free name for", code: EEXIST)
+    }
+
+    /// Writes `image` (and its kept original) as `name`, over what is there when `replacing`, else only
+    /// where nothing is or a file holds exactly the bytes; `false` (and nothing of this item left) when
+    /// the name or its original's is taken.
+    private static func place(
+        _ image: ProcessedImage, named name: String, replacing: Bool, writer: any DownloadFileWriting,
+        in directory: URL, flushes: Bool
+    ) throws(DownloadError) -> Bool {
+        var wroteOriginal = false
+        var originalName: String?
+        if let original = image.original {
+            let kept = FileNameSanitizer.stem(of: name) + ".original." + original.format.fileExtension
+            if replacing {
+                try writer.write(original.data, named: kept, in: directory, flushes: flushes)
+            } else {
+                wroteOriginal = try writer.writeNew(original.data, named: kept, in: directory, flushes: flushes)
+                guard wroteOriginal || holds(original.data, named: kept, in: directory) else { return false }
+            }
+            originalName = kept
+        }
+        if replacing {
+            try writer.write(image.data, named: name, in: directory, flushes: flushes)
+            return true
+        }
+        if try writer.writeNew(image.data, named: name, in: directory, flushes: flushes)
+            || holds(image.data, named: name, in: directory)
+        {
+            return true
+        }
+        // The original went in under a name that turned out not to be this item's: it goes with it.
+        if wroteOriginal, let originalName { remove(originalName, in: directory) }
+        return false
+    }
+
+    /// Whether `name` in `directory` is a regular file (not followed through a link) holding exactly `data`.
+    static func holds(_ data: Data, named name: String, in directory: URL) -> Bool {
+        let descriptor = open(directory.path + "/" + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == data.count
+        else { return false }
+        var buffer = [UInt8](repeating: 0, count: min(max(data.count, 1), 1 << 20))
+        var offset = 0
+        while offset < data.count {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0, offset + count <= data.count,
+                data[data.startIndex + offset..<data.startIndex + offset + count].elementsEqual(buffer[..<count])
+            else { return false }
+            offset += count
+        }
+        return true
     }
 }
 

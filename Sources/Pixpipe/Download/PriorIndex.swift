@@ -199,3 +199,18 @@ struct PriorIndex: Sendable {
             sha256: slot.present & Slot.hasSHA256 != 0 ? slot.sha256 : nil, etag: etag, lastModified: lastModified)
     }
 }
+
+extension PriorIndex {
+    /// Calls `body` with the URL fingerprint and the stored file's name (UTF-8) of every URL whose latest
+    /// record names a file, in no set order: the names the folder's records give out (see ``RecordedNames``).
+    func forEachRecordedName(_ body: (UInt64, UnsafeBufferPointer<UInt8>) -> Void) {
+        names.withUnsafeBufferPointer { buffer in
+            for (fingerprint, index) in slotByFingerprint {
+                let slot = slots[Int(index)]
+                guard slot.nameLength > 0 else { continue }
+                let start = Int(slot.nameOffset)
+                body(fingerprint, UnsafeBufferPointer(rebasing: buffer[start..<start + Int(slot.nameLength)]))
+            }
+        }
+    }
+}

@@ -4,7 +4,9 @@ struct PixpipeTool: Sendable {
     static let version = "0.1.0"
 
     /// The commands, in the order `pixpipe --help` lists them.
-    let commands: [any Command] = [InfoCommand(), ConvertCommand(), ThumbnailCommand(), FetchCommand()]
+    let commands: [any Command] = [
+        InfoCommand(), ConvertCommand(), ThumbnailCommand(), FetchCommand(), VerifyCommand(),
+    ]
     /// Where output and messages go.
     let console: Console
 

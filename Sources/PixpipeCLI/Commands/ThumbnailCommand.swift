@@ -28,8 +28,11 @@ struct ThumbnailCommand: Command {
         animations (\(ImageFormat.animationNames)).
         Names: --name TEMPLATE with {name} (the input's base name), {width}, {height} and {ext}; the default
         is {name}.{ext}. Inputs that map to the same name get -2, -3... before the extension, in input order.
-        An existing output is skipped with a note (not a failure) unless --overwrite is given. Files are
-        written to a temporary file and renamed, so a failure never leaves a partial thumbnail.
+        DIR/.pixpipe-thumbnails.jsonl records which source each output name was given to: a name another
+        source holds, or a file there no run recorded, is never taken; the input gets the next free suffix.
+        An existing output of the same source is skipped with a note (not a failure) unless --overwrite is
+        given. Files are written to a temporary file and renamed, so a failure never leaves a partial
+        thumbnail.
         Progress is drawn on standard error only when it is a terminal; a summary line ends the run. Errors
         are reported per file without stopping the batch; the exit status is 1 if any input failed.
         With --json, one JSON object per input on standard output: input, output, width, height, bytes;

@@ -8,13 +8,28 @@ extension AtomicFileWriter {
         do throws(Failure) {
             try write(data, to: path)
         } catch {
-            switch error.step {
-            case .createTemporary:
-                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                throw .cannotCreateTemporaryFile(directory: directory, errno: error.code)
-            case .write, .fsync: throw .writeFailed(path: error.path, errno: error.code)
-            case .rename: throw .renameFailed(destination: path, errno: error.code)
-            }
+            throw outputError(error, path: path)
+        }
+    }
+
+    /// Writes a new output file to `path` as ``writeOutput(_:to:)`` does, unless something already has the
+    /// name: then `false`, and nothing is changed.
+    static func writeNewOutput(_ data: Data, to path: String) throws(OutputWriteError) -> Bool {
+        do throws(Failure) {
+            return try writeNew(data, to: path)
+        } catch {
+            throw outputError(error, path: path)
+        }
+    }
+
+    /// The ``OutputWriteError`` of a failed write to `path`.
+    private static func outputError(_ error: Failure, path: String) -> OutputWriteError {
+        switch error.step {
+        case .createTemporary:
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            return .cannotCreateTemporaryFile(directory: directory, errno: error.code)
+        case .write, .fsync: return .writeFailed(path: error.path, errno: error.code)
+        case .rename: return .renameFailed(destination: path, errno: error.code)
         }
     }
 }

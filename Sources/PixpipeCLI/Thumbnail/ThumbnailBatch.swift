@@ -89,20 +89,31 @@ final class ThumbnailBatch: Sendable {
                     options: settings.options, encoding: encoder.encoding, frameLimit: settings.frameLimit
                 )
                 .thumbnail(contentsOfFile: job.input)
-                try AtomicFileWriter.writeOutput(animation.data, to: output)
+                guard try publish(animation.data, to: output) else { return .skipped }
                 return .written(
                     width: animation.width, height: animation.height, bytes: animation.data.count,
                     warnings: animation.warnings)
             }
             let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
             let data = try encoder.encode(thumbnail)
-            try AtomicFileWriter.writeOutput(data, to: output)
+            guard try publish(data, to: output) else { return .skipped }
             return .written(
                 width: thumbnail.width, height: thumbnail.height, bytes: data.count,
                 warnings: thumbnail.metadata.warnings)
         } catch {
             return .failed(ThumbnailFailure(error))
         }
+    }
+
+    /// Writes the output: over the file there with `--overwrite` (the name is this source's: see
+    /// ``ThumbnailSourceRecords``), else only if the name is still free (`false`: another process or
+    /// program put a file there since planning; it is left as it is).
+    private func publish(_ data: Data, to output: String) throws(OutputWriteError) -> Bool {
+        if settings.overwrites {
+            try AtomicFileWriter.writeOutput(data, to: output)
+            return true
+        }
+        return try AtomicFileWriter.writeNewOutput(data, to: output)
     }
 
     private func report(_ job: ThumbnailJob, outcome: Outcome) {

@@ -4,7 +4,9 @@ import Pixpipe
 /// Turns the command line's inputs into jobs: directories expanded, formats sniffed, output names fixed.
 ///
 /// Planning is sequential and in a stable order (arguments in order, directory contents sorted), so two
-/// inputs that map to the same output name get the same suffixes on every run.
+/// inputs that map to the same output name get the same suffixes on every run; across runs, an output name
+/// stays with the source it was first given to (``ThumbnailSourceRecords``), so a new source never takes
+/// another's thumbnail for its own.
 struct ThumbnailBatchPlanner {
     /// The command's settings.
     let settings: ThumbnailSettings
@@ -34,6 +36,10 @@ struct ThumbnailBatchPlanner {
             }
         }
         var taken: Set<String> = []
+        // Opened with the first output name given out: a run where every input fails leaves no file behind.
+        var records: ThumbnailSourceRecords?
+        var opened = false
+        defer { records?.finish() }
         return inputs.map { input in
             let format = settings.format(for: input.probe)
             if let error = input.error {
@@ -51,13 +57,20 @@ struct ThumbnailBatchPlanner {
             let base = URL(fileURLWithPath: input.path).deletingPathExtension().lastPathComponent
             let name = settings.nameTemplate.render(
                 name: base, width: size?.0, height: size?.1, fileExtension: format.fileExtension)
+            // A name another source's thumbnail holds (this run's, or one recorded in the folder) is taken.
+            let source = URL(fileURLWithPath: input.path).standardizedFileURL.path
+            if !opened {
+                records = ThumbnailSourceRecords(directory: settings.outputDirectory)
+                opened = true
+            }
             var unique = name
             var counter = 2
-            while taken.contains(unique) {
+            while taken.contains(unique) || records.map({ !$0.allows(unique, for: source) }) ?? false {
                 unique = OutputNameTemplate.suffixed(name, counter: counter)
                 counter += 1
             }
             taken.insert(unique)
+            records?.record(unique, for: source)
             let output = URL(fileURLWithPath: settings.outputDirectory).appendingPathComponent(unique).path
             var job = ThumbnailJob(input: input.path, output: output, format: format, planningError: nil)
             job.keepsFrames = settings.keepsFrames(of: input.probe)

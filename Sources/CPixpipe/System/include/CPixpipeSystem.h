@@ -4,5 +4,6 @@
 // `mallopt` is in malloc.h, outside the module). No library beyond the C library, so any layer may use it. Every name is `pxp_`.
 #include "pixpipe_files.h"
 #include "pixpipe_memory.h"
+#include "pixpipe_names.h"
 #include "pixpipe_threads.h"
 #endif

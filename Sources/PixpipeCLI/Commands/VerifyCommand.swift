@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeLocking
 
 /// `pixpipe verify DIR`: checks every stored file of a `pixpipe fetch` folder against its manifest.
 struct VerifyCommand: Command {
@@ -30,7 +31,7 @@ struct VerifyCommand: Command {
         do throws(FolderVerificationError) {
             verification = try FolderVerifier.verify(folder: URL(fileURLWithPath: folder))
         } catch {
-            console.error(TerminalText.escaped(error.description), context: "verify")
+            console.error(error.description, context: "verify")
             if json { console.printLine(JSONLineEncoder().line(for: VerifyFailureRecord(error))) }
             return .failure
         }
@@ -56,8 +57,8 @@ struct VerifyCommand: Command {
 
     /// The human line of `problem`; the name and the URL come from the manifest, so they are escaped.
     static func line(for problem: StoredFileProblem) -> String {
-        let name = TerminalText.escaped(problem.name)
-        let url = TerminalText.escaped(problem.url)
+        let name = UntrustedText.escaped(problem.name)
+        let url = UntrustedText.escaped(problem.url)
         let what: String
         switch problem.kind {
         case .missing: what = "missing"
@@ -116,27 +117,5 @@ private struct VerifyFailureRecord: Encodable {
     init(_ failure: FolderVerificationError) {
         error = failure.description
         errorKind = failure.shortName
-    }
-}
-
-/// Text from files or the network made safe to print on a terminal.
-enum TerminalText {
-    /// `text` with control characters (C0, DEL, C1), bidirectional controls and line or paragraph separators
-    /// written as `\u{XX}`: a name in a manifest must not move the cursor or retitle the terminal.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            let isControl =
-                value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-                || (0x2066...0x2069).contains(value) || value == 0x2028 || value == 0x2029 || value == 0x200E
-                || value == 0x200F || value == 0x061C
-            if isControl {
-                result += "\\u{\(String(value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
 /// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
-/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus, when
+/// when one finishes, so memory holds the window plus 16 bytes per URL seen and per name claimed (plus, when
 /// resuming, the earlier manifest's index and at most two batches of items whose stored files are being
 /// checked: see ``PendingChecks``), whatever the length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
@@ -49,6 +49,8 @@ struct DownloadBatch: Sendable {
             return summary
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
+        summary.manifestIssues = manifest.issues
+        summary.unusableManifestLines = manifest.issueCount
         if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }
         // The files first, then the manifest, so no line is on the disk before the file it records.
         let fileSync = options.fileSync
@@ -79,7 +81,8 @@ struct DownloadBatch: Sendable {
             throw .write(path: directory.path, operation: "create the folder", code: (error as NSError).posixCode)
         }
         return try ManifestStore.open(
-            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll
+            named: options.manifestName, in: directory, readsPrior: options.resume != .redoAll,
+            fingerprint: options.urlFingerprint
         ) {
             for name in AtomicFileWriter.temporaryFileNames(in: directory.path) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
@@ -104,7 +107,7 @@ struct DownloadBatch: Sendable {
         var checks = PendingChecks()
         var ready: [ItemJob] = []
         var claims = FileNameClaims(template: options.nameTemplate)
-        var seen = Set<UInt64>()
+        var seen = Set<URLFingerprint>()
         var iterator = items.makeIterator()
         var nextIndex = 0
         var exhausted = false
@@ -133,9 +136,9 @@ struct DownloadBatch: Sendable {
                     }
                     let index = nextIndex
                     nextIndex += 1
-                    let fingerprint = URLFingerprint(item.url).value
+                    let fingerprint = options.urlFingerprint(item.url.absoluteString)
                     let inShard =
-                        options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
+                        options.shard.map { Shard.bucket(of: fingerprint.shardValue, count: $0.count) == $0.index } ?? true
                     guard seen.insert(fingerprint).inserted else {
                         if inShard {
                             await settle(

@@ -3,8 +3,9 @@
 /// A resumed run holds one entry per line of the manifest for the whole batch. As `String`s (status, name,
 /// 64-character hex hash, error kind) that was about 300 bytes a URL, 104 MB at 200,000 lines. Here an
 /// entry is a fixed 56-byte slot (the hash as 32 raw bytes, the size, a one-byte status, where the name is
-/// in one shared byte buffer) plus its key in a dictionary of 8-byte URL fingerprints (the same identity
-/// the batch already uses for duplicates and shards; two URLs share one with probability about 2^-64).
+/// in one shared byte buffer) plus its key in a dictionary of 16-byte URL fingerprints (the same identity
+/// the batch already uses for duplicates; see ``URLFingerprint``: no list's author can make two URLs share
+/// one, so no item reads another's record).
 /// The error kind is reduced, when the line is read, to the one fact resuming needs: whether the failure
 /// was the run's own (stopped, disk) rather than the item's. Later lines for a URL win over earlier ones.
 /// The validators of a stored file (`etag`, `lastModified`, for a refresh) follow its name in the same
@@ -124,7 +125,7 @@ struct PriorIndex: Sendable {
     }
 
     private var slots: [Slot] = []
-    private var slotByFingerprint: [UInt64: Int32] = [:]
+    private var slotByFingerprint: [URLFingerprint: Int32] = [:]
     /// Every name (each followed by its validators), back to back.
     private var names: [UInt8] = []
 
@@ -135,7 +136,7 @@ struct PriorIndex: Sendable {
     var count: Int { slotByFingerprint.count }
 
     /// Records `line` for the URL with `fingerprint`, replacing what an earlier line said.
-    mutating func insert(_ line: ManifestLine, fingerprint: UInt64) {
+    mutating func insert(_ line: ManifestLine, fingerprint: URLFingerprint) {
         let sha256 = line.sha256
         let existing = slotByFingerprint[fingerprint]
         let outcome: Outcome
@@ -182,7 +183,7 @@ struct PriorIndex: Sendable {
     }
 
     /// What the manifest says about the URL with `fingerprint`, if anything.
-    subscript(fingerprint: UInt64) -> Entry? {
+    subscript(fingerprint: URLFingerprint) -> Entry? {
         guard let index = slotByFingerprint[fingerprint] else { return nil }
         let slot = slots[Int(index)]
         var offset = Int(slot.nameOffset)

@@ -1,12 +1,22 @@
+internal import CLibCrypto
 import Foundation
 
-/// The first 8 bytes of the SHA-256 of a URL's absolute string, big-endian: a compact, stable identity.
+/// The first 16 bytes of the SHA-256 of a URL's absolute string: a compact, stable identity that a list's
+/// author cannot forge.
 ///
-/// Sets of fingerprints cost 8 bytes per URL, which keeps the batch's duplicate detection and resume index
-/// small however long the list; two different URLs share a fingerprint with probability about 2^-64.
+/// Sets of fingerprints cost 16 bytes per URL, which keeps the batch's duplicate detection and resume index
+/// small however long the list. The identity decides whether an item is skipped as a duplicate of another
+/// and which resume record it reads, and whoever writes a list chooses its URLs: with 64 bits, two URLs
+/// sharing a fingerprint could be found with about 2^32 hashes (a birthday search, minutes of work), and
+/// one of them would then be skipped, or read the other's record. With 128 bits that search takes about
+/// 2^64 hashes, and matching a given URL about 2^128. The first 8 bytes (``shardValue``) are also what
+/// ``Shard`` buckets by, unchanged, so that shards agree across machines and versions; sharding is a
+/// division of work, not a security boundary.
 struct URLFingerprint: Hashable, Sendable {
-    /// The 64-bit value.
-    let value: UInt64
+    /// The first 8 bytes of the digest, big-endian: the value shards are chosen by.
+    let shardValue: UInt64
+    /// The next 8 bytes, big-endian.
+    let low: UInt64
 
     /// The fingerprint of `url`.
     init(_ url: URL) {
@@ -15,6 +25,28 @@ struct URLFingerprint: Hashable, Sendable {
 
     /// The fingerprint of a URL string as written in the manifest.
     init(absoluteString: String) {
-        value = SHA256.prefix64(ofUTF8: absoluteString)
+        var text = absoluteString
+        self = text.withUTF8 { Self(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A fingerprint from its two halves (for tests that need two URLs to share the first).
+    init(shardValue: UInt64, low: UInt64) {
+        self.shardValue = shardValue
+        self.low = low
+    }
+
+    /// The fingerprint of the bytes `bytes`, with no allocation (libcrypto's low-level calls on a context on
+    /// the stack, as ``SHA256/prefix64(of:)``; one digest gives both halves).
+    private init(bytes: UnsafeRawBufferPointer) {
+        (shardValue, low) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+            var context = SHA256_CTX()
+            // The low-level calls fail only on a null context, which this is not.
+            guard
+                SHA256_Init(&context) == 1, SHA256_Update(&context, bytes.baseAddress, bytes.count) == 1,
+                SHA256_Final(digest.baseAddress, &context) == 1
+            else { fatalError("libcrypto cannot compute a SHA-256 digest") }
+            let word = { (start: Int) in digest[start..<start + 8].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) } }
+            return (word(0), word(8))
+        }
     }
 }

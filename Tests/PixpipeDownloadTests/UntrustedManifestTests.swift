@@ -105,7 +105,9 @@ struct UntrustedManifestTests {
 
     @Test("A line longer than the bound is reported by number and skipped; the lines after it still read")
     func boundedLines() throws {
-        func line(_ url: String) -> String { "{\"url\":\"\(url)\",\"status\":\"ok\"}\n" }
+        func line(_ url: String) -> String {
+            String(decoding: ManifestRecord(url: url, status: .failed, attempts: 1).jsonLine, as: UTF8.self)
+        }
         let long = line("http://e.com/" + String(repeating: "x", count: 500))
         let text = line("http://e.com/1") + long + long + "not json\n" + "\n" + line("http://e.com/2")
         for limit in [200, 256, 300] {

@@ -169,7 +169,8 @@ struct FetchUntrustedFolderTests {
         let plainManifest = try WholeFile.data(at: manifestURL)
 
         // A 100 MB line between the others (inside a record's string, so it is not JSON either way).
-        let huge = Data("{\"url\":\"http://example.com/".utf8) + Data(repeating: UInt8(ascii: "a"), count: 100_000_000)
+        let huge =
+            Data("{\"url\":\"http://example.com/".utf8) + Data(repeating: UInt8(ascii: "a"), count: 100_000_000)
             + Data("\",\"status\":\"ok\"}\n".utf8)
         let handle = try FileHandle(forWritingTo: manifestURL)
         try handle.truncate(atOffset: 0)

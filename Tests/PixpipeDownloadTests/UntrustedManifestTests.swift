@@ -59,7 +59,8 @@ struct UntrustedManifestTests {
         try Data("mine".utf8).write(to: folder.url.appendingPathComponent("mine.png"))
         #expect(
             symlink(
-                outside.url.appendingPathComponent("secret.txt").path, folder.url.appendingPathComponent("link.png").path)
+                outside.url.appendingPathComponent("secret.txt").path,
+                folder.url.appendingPathComponent("link.png").path)
                 == 0)
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("sub.png"), withIntermediateDirectories: true)
@@ -114,7 +115,9 @@ struct UntrustedManifestTests {
             let result = try read(text, limit: limit)
             #expect(result.lines == ["1 http://e.com/1", "6 http://e.com/2"], "limit \(limit)")
             #expect(
-                result.issues == ["2 manifest-line-too-long", "3 manifest-line-too-long", "4 unreadable-manifest-line"],
+                result.issues == [
+                    "2 manifest-line-too-long", "3 manifest-line-too-long", "4 unreadable-manifest-line",
+                ],
                 "limit \(limit)")
             #expect(result.length == text.utf8.count)
         }

@@ -138,7 +138,8 @@ struct DownloadBatch: Sendable {
                     nextIndex += 1
                     let fingerprint = options.urlFingerprint(item.url.absoluteString)
                     let inShard =
-                        options.shard.map { Shard.bucket(of: fingerprint.shardValue, count: $0.count) == $0.index } ?? true
+                        options.shard.map { Shard.bucket(of: fingerprint.shardValue, count: $0.count) == $0.index }
+                        ?? true
                     guard seen.insert(fingerprint).inserted else {
                         if inShard {
                             await settle(

@@ -46,8 +46,8 @@ public struct ManifestLineIssue: Sendable, Hashable, CustomStringConvertible {
         case .unreadable: "line \(line) is not a manifest record; ignored"
         case .tooLong(let limit): "line \(line) is longer than \(limit) bytes; ignored"
         case .unsafeName:
-            "line \(line) names a file this program does not write (a path, a hidden or control character);"
-                + " ignored, its item is fetched again"
+            "line \(line) names a file this program does not write (a path, a hidden name, a control character);"
+                + " ignored, never taken as a stored file"
         }
     }
 }

@@ -46,7 +46,7 @@ enum StoredName {
 
     /// ``isValid(_:)`` of the UTF-8 of `name`.
     static func isValid(_ name: String) -> Bool {
-        isValid(Array(name.utf8))
+        isValid(name.utf8)
     }
 
     /// Whether `scalar`, beyond ASCII, is one no written name holds: C1 controls, the bidirectional

@@ -74,7 +74,13 @@ package enum ManifestFuzzing {
         } catch {
             preconditionFailure("a regular manifest must open: \(error)")
         }
-        let kept = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        precondition(kept == Data(bytes[..<lastNewline]), "opening cut more than the torn last line")
+        // Read back through the descriptor (Foundation's whole-file read leaks a buffer on some inputs).
+        var status = stat()
+        precondition(fstat(descriptor, &status) == 0)
+        var kept = [UInt8](repeating: 0, count: Int(status.st_size))
+        let count = kept.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        precondition(
+            count == kept.count && kept.elementsEqual(bytes[..<lastNewline]), "opening cut more than the torn last line"
+        )
     }
 }

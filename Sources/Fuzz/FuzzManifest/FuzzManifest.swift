@@ -21,6 +21,8 @@ enum FuzzManifestTarget: FuzzTarget {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pixpipe-fuzz-manifest-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Removed when the process exits (libFuzzer ends with `exit`), so runs leave nothing behind.
+        atexit { try? FileManager.default.removeItem(at: FuzzManifestTarget.folder) }
         return url
     }()
 

@@ -188,5 +188,15 @@ struct UntrustedManifestTests {
         index.insert(failedLine, fingerprint: URLFingerprint(shardValue: 8, low: 1))
         #expect(index.count == 3)
         #expect(index[URLFingerprint(shardValue: 7, low: 1)]?.outcome == .ok)
+        #expect(index[URLFingerprint(shardValue: 7, low: 2)]?.outcome == .failedItem)
+        #expect(index[URLFingerprint(shardValue: 8, low: 1)]?.outcome == .failedItem)
+        #expect(index[URLFingerprint(shardValue: 7, low: 3)] == nil)
+        // A later line replaces the record of its own URL only, whichever half it shares with another.
+        index.insert(okLine, fingerprint: URLFingerprint(shardValue: 7, low: 2))
+        index.insert(failedLine, fingerprint: URLFingerprint(shardValue: 7, low: 1))
+        #expect(index.count == 3)
+        #expect(index[URLFingerprint(shardValue: 7, low: 2)]?.outcome == .ok)
+        #expect(index[URLFingerprint(shardValue: 7, low: 1)]?.outcome == .failedItem)
+        #expect(index[URLFingerprint(shardValue: 8, low: 1)]?.outcome == .failedItem)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// already seen, and the summary. It decides resume skips itself (see ``ResumeCheck``: no task for an
 /// item an earlier run settled), and leaves the heavy work to child tasks, one per item downloaded. At most
 /// ``DownloadOptions/window`` items exist at once, and the next item is pulled from the input only
-/// when one finishes, so memory holds the window plus 16 bytes per URL seen and per name claimed (plus, when
+/// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus, when
 /// resuming, the earlier manifest's index and at most two batches of items whose stored files are being
 /// checked: see ``PendingChecks``), whatever the length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
@@ -107,7 +107,7 @@ struct DownloadBatch: Sendable {
         var checks = PendingChecks()
         var ready: [ItemJob] = []
         var claims = FileNameClaims(template: options.nameTemplate)
-        var seen = Set<URLFingerprint>()
+        var seen = SeenURLs()
         var iterator = items.makeIterator()
         var nextIndex = 0
         var exhausted = false
@@ -140,7 +140,7 @@ struct DownloadBatch: Sendable {
                     let inShard =
                         options.shard.map { Shard.bucket(of: fingerprint.shardValue, count: $0.count) == $0.index }
                         ?? true
-                    guard seen.insert(fingerprint).inserted else {
+                    guard seen.insert(fingerprint) else {
                         if inShard {
                             await settle(
                                 checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)

@@ -4,8 +4,9 @@ import Foundation
 /// The first 16 bytes of the SHA-256 of a URL's absolute string: a compact, stable identity that a list's
 /// author cannot forge.
 ///
-/// Sets of fingerprints cost 16 bytes per URL, which keeps the batch's duplicate detection and resume index
-/// small however long the list. The identity decides whether an item is skipped as a duplicate of another
+/// The batch's duplicate detection (``SeenURLs``) and the resume index (``PriorIndex``) keep 8 bytes of it
+/// per URL in their hash tables (a keyed digest of it, or its first half with the second compared in the
+/// record), which keeps them small however long the list. The identity decides whether an item is skipped as a duplicate of another
 /// and which resume record it reads, and whoever writes a list chooses its URLs: with 64 bits, two URLs
 /// sharing a fingerprint could be found with about 2^32 hashes (a birthday search, minutes of work), and
 /// one of them would then be skipped, or read the other's record. With 128 bits that search takes about

@@ -163,6 +163,8 @@ let package = Package(
             path: "Sources/Fuzz/FuzzAVIF"),
         .executableTarget(
             name: "FuzzURLList", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzURLList"),
+        .executableTarget(
+            name: "FuzzManifest", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzManifest"),
         // Test servers on 127.0.0.1: an in-process HTTP/1.1 server, and nginx with TLS and HTTP/2.
         .target(name: "PixpipeTestSupport", dependencies: ["PixpipeLocking"]),
         // Test tools run as child processes: the hostile server of `scripts/soak`, and a request loop whose

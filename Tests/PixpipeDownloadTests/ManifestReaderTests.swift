@@ -116,10 +116,10 @@ struct ManifestReaderTests {
         let elapsed = clock.now - started
         #expect(elapsed < Self.longManifestLimit, "read \(count) lines in \(elapsed)")
         #expect(prior.count == count)
-        let tenth = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/10-t10.jpg").value])
+        let tenth = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/10-t10.jpg")])
         // An `http-status` failure is the item's own, not the run's.
         #expect(tenth.outcome == .failedItem && tenth.name == Array("10-t10.jpg".utf8))
-        let other = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/7-t7.jpg").value])
+        let other = try #require(prior[URLFingerprint(absoluteString: "http://127.0.0.1:8080/scale/7-t7.jpg")])
         // The 64 hex digits, read as the 32 bytes they spell.
         #expect(
             other.outcome == .ok
@@ -144,7 +144,8 @@ struct ManifestReaderTests {
                 continue
             }
             let url = index == 11_000 ? "http://e.com/3" : "http://e.com/\(index)"
-            let error = index == 7_000 ? String(repeating: "x", count: ManifestReader.chunkSize + 10) : nil
+            // Nearly as long as a line may be: it spans a chunk's end.
+            let error = index == 7_000 ? String(repeating: "x", count: ManifestReader.maxLineBytes - 200) : nil
             data.append(ManifestRecord(url: url, status: .failed, attempts: 1, error: error).jsonLine)
             expected.append(url)
         }
@@ -154,8 +155,8 @@ struct ManifestReaderTests {
         defer { close(descriptor) }
         for lanes in [1, 2, 3] {
             var urls: [String] = []
-            let length = ManifestReader.forEachLine(in: descriptor, lanes: lanes, prepare: { $0.url }) {
-                urls.append($0)
+            let length = ManifestReader.forEachLine(in: descriptor, lanes: lanes, prepare: { $0.url }) { url, _ in
+                urls.append(url)
             }
             #expect(urls == expected, "lanes: \(lanes)")
             #expect(length == data.count)

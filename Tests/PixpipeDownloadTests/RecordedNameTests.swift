@@ -13,7 +13,7 @@ struct RecordedNameTests {
         var prior = PriorIndex()
         for (url, name) in names {
             let record = ManifestRecord(url: url, name: name, status: .ok, bytes: 1, sha256: hash)
-            prior.insert(ManifestLine(record), fingerprint: URLFingerprint(absoluteString: url).value)
+            prior.insert(ManifestLine(record), fingerprint: URLFingerprint(absoluteString: url))
         }
         return prior
     }
@@ -21,7 +21,7 @@ struct RecordedNameTests {
     func claim(
         _ claims: inout FileNameClaims, _ url: String, index: Int, prior: PriorIndex
     ) throws -> (name: String, own: String?) {
-        let fingerprint = URLFingerprint(absoluteString: url).value
+        let fingerprint = URLFingerprint(absoluteString: url)
         let (pattern, own) = claims.claim(
             for: DownloadItem(url: try #require(URL(string: url))), index: index, fingerprint: fingerprint,
             recordedName: prior[fingerprint]?.name)

@@ -247,25 +247,27 @@ struct RefreshTests {
         let stored = ManifestRecord(
             url: "u", name: "a.png", status: .ok, bytes: 3, sha256: hash, etag: "\"1\"", lastModified: "d")
         var index = PriorIndex()
-        index.insert(ManifestLine(stored), fingerprint: 1)
+        let one = URLFingerprint(shardValue: 0, low: 1)
+        let two = URLFingerprint(shardValue: 0, low: 2)
+        index.insert(ManifestLine(stored), fingerprint: one)
         var unchanged = stored
         unchanged.status = .unchanged
         unchanged.etag = "\"2\""
-        index.insert(ManifestLine(unchanged), fingerprint: 1)
-        #expect(index[1]?.outcome == .ok && index[1]?.etag == "\"2\"" && index[1]?.lastModified == "d")
-        #expect(index[1]?.name == Array("a.png".utf8))
+        index.insert(ManifestLine(unchanged), fingerprint: one)
+        #expect(index[one]?.outcome == .ok && index[one]?.etag == "\"2\"" && index[one]?.lastModified == "d")
+        #expect(index[one]?.name == Array("a.png".utf8))
         var failed = unchanged
         failed.status = .failed
         failed.errorKind = "http-status"
-        index.insert(ManifestLine(failed), fingerprint: 1)
-        #expect(index[1]?.outcome == .ok)
+        index.insert(ManifestLine(failed), fingerprint: one)
+        #expect(index[one]?.outcome == .ok)
         // A failure naming another hash, or with no stored line before it, is the item's failure.
         failed.sha256 = String(repeating: "cd", count: 32)
-        index.insert(ManifestLine(failed), fingerprint: 1)
-        #expect(index[1]?.outcome == .failedItem)
-        index.insert(ManifestLine(failed), fingerprint: 2)
-        #expect(index[2]?.outcome == .failedItem)
-        index.insert(ManifestLine(ManifestRecord(url: "u", name: "a.png", status: .gone)), fingerprint: 1)
-        #expect(index[1]?.outcome == .gone && index[1]?.etag == nil)
+        index.insert(ManifestLine(failed), fingerprint: one)
+        #expect(index[one]?.outcome == .failedItem)
+        index.insert(ManifestLine(failed), fingerprint: two)
+        #expect(index[two]?.outcome == .failedItem)
+        index.insert(ManifestLine(ManifestRecord(url: "u", name: "a.png", status: .gone)), fingerprint: one)
+        #expect(index[one]?.outcome == .gone && index[one]?.etag == nil)
     }
 }

@@ -50,6 +50,8 @@ struct DownloadBatch: Sendable {
             return summary
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
+        summary.manifestIssues = manifest.issues
+        summary.unusableManifestLines = manifest.issueCount
         if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }
         // The files first, then the manifest, so no line is on the disk before the file it records.
         let fileSync = options.fileSync
@@ -81,7 +83,7 @@ struct DownloadBatch: Sendable {
         }
         return try ManifestStore.open(
             // Read even for a full redo (which skips nothing): the names the records give out stay taken.
-            named: options.manifestName, in: directory, readsPrior: true
+            named: options.manifestName, in: directory, readsPrior: true, fingerprint: options.urlFingerprint
         ) {
             AtomicFileWriter.removeLeftovers(in: directory.path)
         }
@@ -106,7 +108,7 @@ struct DownloadBatch: Sendable {
         let recorded = RecordedNames(prior)
         var claims = FileNameClaims(
             template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal)
-        var seen = Set<UInt64>()
+        var seen = SeenURLs()
         var iterator = items.makeIterator()
         var nextIndex = 0
         var exhausted = false
@@ -135,10 +137,11 @@ struct DownloadBatch: Sendable {
                     }
                     let index = nextIndex
                     nextIndex += 1
-                    let fingerprint = URLFingerprint(item.url).value
+                    let fingerprint = options.urlFingerprint(item.url.absoluteString)
                     let inShard =
-                        options.shard.map { Shard.bucket(of: fingerprint, count: $0.count) == $0.index } ?? true
-                    guard seen.insert(fingerprint).inserted else {
+                        options.shard.map { Shard.bucket(of: fingerprint.shardValue, count: $0.count) == $0.index }
+                        ?? true
+                    guard seen.insert(fingerprint) else {
                         if inShard {
                             await settle(
                                 checks.drain(using: resume), ready: &ready, summary: &summary, pending: &pending)

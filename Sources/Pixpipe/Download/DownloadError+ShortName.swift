@@ -7,12 +7,14 @@ extension DownloadError {
         case write
         /// ``DownloadError/cancelled(url:)``.
         case cancelled
+        /// ``DownloadError/unsafeManifest(path:type:)``.
+        case unsafeManifest = "unsafe-manifest"
     }
 
     /// A stable short name of the case, the manifest's `errorKind`: the wrapped error's own name
     /// (``FetchError/shortName``, ``ImageDecodingError/shortName``, ``ThumbnailError/shortName``,
     /// ``ProcessingError/shortName``, ``ImageColorError/shortName``, ``ImageEncodingError/shortName``), or `deadline-exceeded`, `write`,
-    /// `cancelled`.
+    /// `cancelled`, `unsafe-manifest`.
     public var shortName: String {
         switch self {
         case .fetch(let error): error.shortName
@@ -24,6 +26,7 @@ extension DownloadError {
         case .deadlineExceeded: OwnName.deadlineExceeded.rawValue
         case .write: OwnName.write.rawValue
         case .cancelled: OwnName.cancelled.rawValue
+        case .unsafeManifest: OwnName.unsafeManifest.rawValue
         }
     }
 
@@ -33,7 +36,7 @@ extension DownloadError {
     static func isRunFailure(shortName: String?) -> Bool {
         guard let shortName, let name = OwnName(rawValue: shortName) else { return false }
         switch name {
-        case .write, .cancelled: return true
+        case .write, .cancelled, .unsafeManifest: return true
         case .deadlineExceeded: return false
         }
     }

@@ -27,6 +27,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case write(path: String, operation: String, code: Int32)
     /// The batch was cancelled before the item was done.
     case cancelled(url: URL)
+    /// The output folder's manifest at `path` is `type` (a symbolic link, a FIFO, a folder...), not a regular
+    /// file: refused before anything is read or written, since following it would read and write elsewhere.
+    /// This stops the batch before it starts.
+    case unsafeManifest(path: String, type: String)
 
     /// The error of a processing step for the item at `url`: damage found while decoding is the body's fault,
     /// like any other decode (and retried when truncated).
@@ -67,6 +71,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .write(let path, let operation, let code):
             "cannot \(operation) \(path): \(String(cString: strerror(code)))"
         case .cancelled(let url): "\(url.absoluteString): cancelled"
+        case .unsafeManifest(let path, let type):
+            "the manifest \(path) is \(type), not a regular file: refused (move it away, or choose another --out)"
         }
     }
 }

@@ -85,6 +85,10 @@ public struct DownloadOptions: Sendable {
     /// Whether a `.started` event is sent as each item's first transfer begins (the default). A consumer that
     /// shows nothing in flight turns them off: the batch then sends one event per item instead of two.
     public var reportsStarts: Bool = true
+    /// The identity of a URL (its absolute string) for duplicates and resume records: its
+    /// ``URLFingerprint``. Only tests replace it, to give two URLs the part of a fingerprint a list's
+    /// author could make them share.
+    var urlFingerprint: @Sendable (String) -> URLFingerprint = { URLFingerprint(absoluteString: $0) }
 
     /// Options with every default, writing to `outputDirectory`.
     public init(outputDirectory: URL) {

@@ -23,6 +23,11 @@ public struct DownloadSummary: Sendable, Hashable {
     public var failuresByKind: [String: Int]
     /// Why the batch stopped before the end, or `nil` when it ran to the end.
     public var stopReason: StopReason?
+    /// The first lines of the folder's manifest that could not be used (unreadable, too long, naming a file
+    /// this program does not write), in order; their items were fetched as new. At most 20 are described.
+    public var manifestIssues: [ManifestLineIssue] = []
+    /// How many lines of the folder's manifest could not be used (``manifestIssues`` describes the first).
+    public var unusableManifestLines = 0
 
     /// Why a batch stopped early.
     public enum StopReason: Sendable, Hashable {

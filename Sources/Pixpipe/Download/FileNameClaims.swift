@@ -38,14 +38,14 @@ struct FileNameClaims: Sendable {
 
     /// The pattern for item `index` (0-based), claimed so no later item gets the same one.
     mutating func claim(for item: DownloadItem, index: Int) -> FileNamePattern {
-        claim(for: item, index: index, fingerprint: URLFingerprint(item.url).value, recordedName: nil).pattern
+        claim(for: item, index: index, fingerprint: URLFingerprint(item.url), recordedName: nil).pattern
     }
 
     /// The pattern for item `index` (0-based), whose URL has `fingerprint` and whose latest record in the
     /// folder names `recordedName`, claimed so no later item gets the same one; `ownName` is the recorded
     /// name when the item keeps it (its file is the item's own, to replace when downloaded again).
     mutating func claim(
-        for item: DownloadItem, index: Int, fingerprint: UInt64, recordedName: [UInt8]?
+        for item: DownloadItem, index: Int, fingerprint: URLFingerprint, recordedName: [UInt8]?
     ) -> (pattern: FileNamePattern, ownName: String?) {
         let pattern =
             Self.plainPattern(for: item, template: template)
@@ -78,7 +78,7 @@ struct FileNameClaims: Sendable {
 
     /// Whether `pattern` (and its original's, when kept) is claimed by no earlier item and recorded for no
     /// other URL than the one with `fingerprint`.
-    private func isFree(_ pattern: FileNamePattern, for fingerprint: UInt64) -> Bool {
+    private func isFree(_ pattern: FileNamePattern, for fingerprint: URLFingerprint) -> Bool {
         let key = Self.fingerprint(pattern)
         guard !claimed.contains(key), recorded.isEmpty || recorded.allows(key, to: fingerprint) else { return false }
         guard keepsOriginal, let original = pattern.originalPattern.map(Self.fingerprint) else { return true }

@@ -106,14 +106,12 @@ public enum FolderVerifier {
         var order: [String] = []
         var latest: [String: Stored] = [:]
         var result = FolderVerification()
-        var lines = 0
-        var parsed = 0
-        let validLength = ManifestReader.forEachLine(in: descriptor) { line in
-            parsed += 1
+        let validLength = ManifestReader.forEachLine(
+            in: descriptor, lanes: 1, prepare: { $0 }, skipped: { _ in result.unreadableLines += 1 }
+        ) { line, _ in
             if latest.updateValue(Stored(line), forKey: line.url) == nil { order.append(line.url) }
         }
-        lines = countLines(in: descriptor, upTo: validLength)
-        result.unreadableLines = max(0, lines - parsed)
+        guard validLength != nil else { throw .manifestUnreadable(path: manifestPath, code: errno) }
         let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw .manifestUnreadable(path: folder.path, code: errno) }
         defer { close(directory) }
@@ -124,22 +122,6 @@ public enum FolderVerifier {
             if let problem = checker.check(file, url: url, in: directory) { result.problems.append(problem) }
         }
         return result
-    }
-
-    /// The lines (ending in a newline) among the first `length` bytes of the file open as `descriptor`.
-    private static func countLines(in descriptor: Int32, upTo length: Int) -> Int {
-        var count = 0
-        var offset = 0
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while offset < length {
-            let wanted = min(buffer.count, length - offset)
-            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += buffer[..<read].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            offset += read
-        }
-        return count
     }
 
     /// What one URL's latest line says about its file.
@@ -168,16 +150,12 @@ public enum FolderVerifier {
         ) -> StoredFileProblem? {
             var problem = StoredFileProblem(
                 url: url, name: file.name, kind: .missing, expectedBytes: file.bytes, expectedSHA256: file.sha256)
-            let name = file.name
-            guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
-                problem.kind = .unsafeName
-                return problem
-            }
-            let descriptor = openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            // The one resolution of a stored name (``StoredName``): one plain name, inside the folder, no link.
+            let descriptor = StoredName.open(Array(file.name.utf8), in: directory)
             guard descriptor >= 0 else {
                 switch errno {
                 case ENOENT: problem.kind = .missing
-                case ELOOP: problem.kind = .unsafeName
+                case EINVAL, ELOOP, EXDEV: problem.kind = .unsafeName
                 default: problem.kind = .unreadable
                 }
                 return problem

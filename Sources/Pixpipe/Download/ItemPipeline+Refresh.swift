@@ -72,9 +72,11 @@ extension ItemPipeline {
         return .finished(record)
     }
 
-    /// Removes `name` from `directory`; `true` when it is no longer there.
+    /// Removes the stored file `name` from `directory`; `true` when it is no longer there. Through
+    /// ``StoredName/remove(_:in:)``: the name may come from a manifest others wrote, so only a regular file
+    /// that is that name inside the folder is ever removed.
     @discardableResult
     static func remove(_ name: String, in directory: URL) -> Bool {
-        unlink(directory.appendingPathComponent(name).path) == 0 || errno == ENOENT
+        StoredName.remove(name, in: directory)
     }
 }

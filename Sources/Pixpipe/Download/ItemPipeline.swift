@@ -230,7 +230,7 @@ struct ItemPipeline: Sendable {
         let directory = options.outputDirectory
         let writer = self.writer
         let pattern = job.pattern
-        let fingerprint = URLFingerprint(job.item.url).value
+        let fingerprint = URLFingerprint(job.item.url)
         // The one name a new file may replace: the item's own (see ItemJob.ownName), or the stored file a
         // refresh revalidated. A content-addressed name holds the same bytes whoever writes it.
         let ownName = pattern.isContentAddressed ? name : job.ownName ?? job.stored?.name

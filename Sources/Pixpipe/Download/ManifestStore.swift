@@ -33,7 +33,13 @@ final class ManifestStore {
     private let descriptor: Int32
     /// Fingerprints of the offending texts of the line errors already recorded, read whatever the resume
     /// mode: a rerun never records the same unusable line twice.
-    private var recordedLineErrors: Set<UInt64> = []
+    private var recordedLineErrors: Set<URLFingerprint> = []
+    /// The lines read that could not be used, in order (the first ``keptIssues``), and how many there were.
+    private(set) var issues: [ManifestLineIssue] = []
+    /// How many lines read could not be used.
+    private(set) var issueCount = 0
+    /// The most unusable lines described one by one; the others are only counted.
+    static let keptIssues = 20
     /// Whether no other process had the manifest open when this one opened it: then leftovers in the folder
     /// (a torn tail, temporary files) are a killed run's, and safe to remove.
     private(set) var isSoleUser = false
@@ -53,16 +59,20 @@ final class ManifestStore {
     static let batchInterval = Duration.milliseconds(100)
 
     /// Opens (creating) the manifest `name` in `directory` and returns it with the records already there,
-    /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo). When no other process
+    /// keyed by URL fingerprint (`readsPrior == false` skips reading, for a full redo). The manifest must be
+    /// a regular file: a symbolic link (even to a regular file), a FIFO, a folder or a device there is
+    /// refused (``DownloadError/unsafeManifest(path:type:)``) before anything is read or written. Lines that
+    /// cannot be used are skipped and kept in ``issues``: unreadable, too long, or naming a file this program
+    /// does not write (``StoredName/isValid(_:)``), whose item is then fetched again. When no other process
     /// has it open, the torn tail is cut and `cleanUp` runs (on a thread of its own, while the manifest is
     /// read), both before any other process may start.
     static func open(
         named name: String, in directory: URL, readsPrior: Bool,
+        fingerprint: @escaping @Sendable (String) -> URLFingerprint = { URLFingerprint(absoluteString: $0) },
         whenSoleUser cleanUp: @escaping @Sendable () -> Void = {}
     ) throws(DownloadError) -> (ManifestStore, PriorIndex) {
         let path = directory.appendingPathComponent(name).path
-        let descriptor = openForAppending(path)
-        guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
+        let descriptor = try openRegularFile(path)
         let store = ManifestStore(path: path, descriptor: descriptor)
         store.isSoleUser = flock(descriptor, LOCK_EX | LOCK_NB) == 0
         // Shared from here on, until the store closes; a sole user only once it has cleaned up (below), and
@@ -83,11 +93,24 @@ final class ManifestStore {
         // Lines are parsed and their URLs hashed on one lane per core; the index is built in the file's order.
         let validLength = ManifestReader.forEachLine(
             in: descriptor, lanes: ProcessInfo.processInfo.activeProcessorCount,
-            prepare: { line in (URLFingerprint(absoluteString: line.url).value, line) }
-        ) { fingerprint, line in
-            if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(fingerprint) }
+            prepare: { line in (fingerprint(line.url), line) },
+            skipped: { store.note($0) }
+        ) { prepared, number in
+            let (key, line) = prepared
+            if ManifestRecord.isLineError(kind: line.errorKind) { store.recordedLineErrors.insert(key) }
+            // A name that is not one this program writes makes the whole line unusable: its item is then
+            // fetched as new (or settled by an earlier, sound line), never matched to a file by that name.
+            if let name = line.name, !StoredName.isValid(name) {
+                store.note(ManifestLineIssue(line: number, reason: .unsafeName))
+                return
+            }
             guard readsPrior else { return }
-            prior.insert(line, fingerprint: fingerprint)
+            prior.insert(line, fingerprint: key)
+        }
+        guard let validLength else {
+            let code = errno
+            if store.isSoleUser { cleaned.wait() }
+            throw .write(path: path, operation: "read", code: code)
         }
         if store.isSoleUser {
             cleaned.wait()
@@ -97,6 +120,12 @@ final class ManifestStore {
             _ = flock(descriptor, LOCK_SH)
         }
         return (store, prior)
+    }
+
+    /// Keeps `issue` (described while fewer than ``keptIssues`` are) and counts it.
+    private func note(_ issue: ManifestLineIssue) {
+        issueCount += 1
+        if issues.count < Self.keptIssues { issues.append(issue) }
     }
 
     private init(path: String, descriptor: Int32) {
@@ -140,7 +169,7 @@ final class ManifestStore {
     /// Appends the failed record of an unusable list line, unless the manifest already holds one for its text.
     func append(lineError error: URLListError) throws(DownloadError) {
         let record = ManifestRecord(lineError: error)
-        guard recordedLineErrors.insert(URLFingerprint(absoluteString: record.url).value).inserted else { return }
+        guard recordedLineErrors.insert(URLFingerprint(absoluteString: record.url)).inserted else { return }
         try append(record)
     }
 
@@ -151,10 +180,47 @@ final class ManifestStore {
     }
 }
 
-/// The C `open` for reading and appending, creating the file; reachable from a type with its own `open`.
-private func openForAppending(_ path: String) -> Int32 {
+/// Opens the manifest at `path` for reading and appending, creating it, and checks that it is a regular file.
+///
+/// `O_NOFOLLOW`: a symbolic link there (planted by whoever could write the folder) would otherwise have the
+/// run read, cut and append to whatever it points at. `O_NONBLOCK`: opening a FIFO must not wait for a
+/// writer. The type is checked on the descriptor (`fstat`), so nothing can be swapped in between.
+private func openRegularFile(_ path: String) throws(DownloadError) -> Int32 {
     // Close-on-exec: a child process started meanwhile (by a program that embeds the downloader, or by the
     // tests, which run the CLI) would otherwise inherit the descriptor, and with it the shared lock, for as
     // long as it lives, and the next run in the folder would think another still works there.
-    open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+    guard descriptor >= 0 else {
+        let code = errno
+        // What is there decides the message: a link (`ELOOP`), a folder (`EISDIR`), or a plain failure.
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw .unsafeManifest(path: path, type: fileTypeName(status.st_mode))
+        }
+        throw .write(path: path, operation: "open", code: code)
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+        let code = errno
+        close(descriptor)
+        throw .write(path: path, operation: "stat", code: code)
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+        close(descriptor)
+        throw .unsafeManifest(path: path, type: fileTypeName(status.st_mode))
+    }
+    return descriptor
+}
+
+/// What a file of mode `mode` is, in words.
+private func fileTypeName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFLNK: "a symbolic link"
+    case S_IFDIR: "a folder"
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "not a regular file"
+    }
 }

@@ -3,11 +3,11 @@
 ///
 /// A name is kept as the 8-byte fingerprint of its claim key (``FileNamePattern/init(recordedName:)``: the
 /// extension left open, as claims compare names), with the fingerprint of the URL whose latest record holds
-/// it: 16 bytes a stored URL. A name that several URLs' latest records hold (a folder written before names
+/// it (the whole 16-byte ``URLFingerprint``, which no list can forge): 24 bytes a stored URL. A name that several URLs' latest records hold (a folder written before names
 /// were reserved across runs, when two lists overwrote one another's file) belongs to none of them: each
 /// takes a new name on its next download, and the folder comes apart again.
 struct RecordedNames: Sendable {
-    private var owners: [UInt64: UInt64] = [:]
+    private var owners: [UInt64: URLFingerprint] = [:]
     /// Names held by more than one URL.
     private var contested: Set<UInt64> = []
 
@@ -27,13 +27,13 @@ struct RecordedNames: Sendable {
     var isEmpty: Bool { owners.isEmpty }
 
     /// Records that the URL with fingerprint `owner` holds the name with claim fingerprint `key`.
-    mutating func add(_ key: UInt64, owner: UInt64) {
+    mutating func add(_ key: UInt64, owner: URLFingerprint) {
         if let existing = owners.updateValue(owner, forKey: key), existing != owner { contested.insert(key) }
     }
 
     /// Whether the name with claim fingerprint `key` may go to the URL with fingerprint `url`: no record
     /// holds it, or only that URL's does.
-    func allows(_ key: UInt64, to url: UInt64) -> Bool {
+    func allows(_ key: UInt64, to url: URLFingerprint) -> Bool {
         guard let owner = owners[key] else { return true }
         return owner == url && !contested.contains(key)
     }

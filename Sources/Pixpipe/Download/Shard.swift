@@ -27,7 +27,7 @@ public struct Shard: Sendable, Hashable {
 
     /// Whether `url` belongs to this shard.
     public func contains(_ url: URL) -> Bool {
-        Self.bucket(of: URLFingerprint(url).value, count: count) == index
+        Self.bucket(of: URLFingerprint(url).shardValue, count: count) == index
     }
 
     /// Whether the URL whose `absoluteString` is `text` belongs to this shard (as ``contains(_:)`` says of it).

@@ -11,7 +11,8 @@ import Foundation
 /// Reads a stored file of an output folder for a resumed batch: its size and SHA-256, with one buffer and
 /// one digest context reused for every file.
 ///
-/// Per file: `openat` against the folder's descriptor (no walk of the folder's path), `fstat` (a size other
+/// Per file: ``StoredName/open(_:in:)`` against the folder's descriptor (one `openat2` or `openat`, no walk
+/// of the folder's path, no symbolic link followed), `fstat` (a size other
 /// than the recorded one ends the check with no reading), then `read`s through libcrypto's SHA-256. A file
 /// of the recorded size is read asking for a byte more than that size: getting exactly the size back (fewer
 /// bytes than asked, from a regular file) is its end, so no further `read` is needed to see zero bytes;
@@ -22,8 +23,6 @@ final class StoredFileReader {
     static let chunkSize = 256 << 10
 
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    /// The name being opened, NUL-terminated; reused.
-    private var path: [CChar] = []
     private var hasher = SHA256()
 
     /// A reader with its own buffer and digest context.
@@ -36,14 +35,9 @@ final class StoredFileReader {
     /// The size and SHA-256 of the regular file `name` in the folder open as `directory`; `nil` when it cannot
     /// be read, or when its size is not `expectedBytes` (a changed file: not worth hashing).
     func sizeAndDigest(named name: [UInt8], expectedBytes: Int?, in directory: Int32) -> (Int, SHA256.Digest)? {
-        // A name with NUL cannot be a file name (and the earlier reading through Foundation failed on it too).
-        guard !name.contains(0) else { return nil }
-        path.removeAll(keepingCapacity: true)
-        // Leading slashes would make the name absolute; taken relative to the folder they are not.
-        for byte in name.drop(while: { $0 == UInt8(ascii: "/") }) { path.append(CChar(bitPattern: byte)) }
-        path.append(0)
-        // O_NONBLOCK: a FIFO under the name must not block the batch (it then fails the regular-file test).
-        let descriptor = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // Through the one place that resolves a stored name inside the folder: a name this program could not
+        // have written, a symbolic link or an escape from the folder is not a stored file.
+        let descriptor = StoredName.open(name, in: directory)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()

@@ -118,6 +118,10 @@ struct FetchRunner: Sendable {
             reporter.flushOutput()
         }
         reporter.finish()
+        // Lines of the folder's manifest that were ignored (their items fetched as new): said, never quoted.
+        for issue in summary.manifestIssues { console.warning("\(manifestPath): \(issue.description)") }
+        let undescribed = summary.unusableManifestLines - summary.manifestIssues.count
+        if undescribed > 0 { console.warning("\(manifestPath): \(undescribed) more lines ignored") }
         let outcome = FetchOutcome(
             summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue,
             refreshes: settings.options.refreshesStored, prunesGone: settings.options.prunesGone)

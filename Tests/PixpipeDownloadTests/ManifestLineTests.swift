@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 import Testing
 
 @testable import Pixpipe
@@ -101,5 +102,15 @@ struct ManifestLineTests {
             let record = ManifestRecord(url: text, name: text, status: .failed, error: text, errorKind: text)
             #expect(try JSONDecoder().decode(ManifestRecord.self, from: record.jsonLine) == record)
         }
+    }
+
+    @Test("No scalar a terminal would obey is written raw: DEL, C1, bidi controls and separators are escaped")
+    func terminalControlsEscaped() throws {
+        let text = "a\u{7F}b\u{9B}31mc\u{202E}gnp.exe\u{2028}d\u{2066}e\u{85}é🎨"
+        let record = ManifestRecord(url: "https://example.com/" + text, name: "x.png", status: .failed, error: text)
+        let line = try #require(String(data: record.jsonLine, encoding: .utf8))
+        #expect(!line.dropLast().unicodeScalars.contains { UntrustedText.needsEscape($0) })
+        #expect(line.contains("\\u009b") && line.contains("\\u202e") && line.contains("é🎨"))
+        #expect(try JSONDecoder().decode(ManifestRecord.self, from: record.jsonLine) == record)
     }
 }

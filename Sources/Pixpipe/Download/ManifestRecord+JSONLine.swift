@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 extension ManifestRecord {
     /// The record as one line of JSON and a line feed: the same object `JSONEncoder` writes (keys in
@@ -41,14 +42,18 @@ extension ManifestRecord {
         return Data(line.bytes)
     }
 
-    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, and the scalars a
+    /// terminal would obey that JSON lets through (DEL, C1, bidirectional controls, line and paragraph
+    /// separators: ``UntrustedText/needsEscape(_:)``) written as `\uXXXX`, so that `cat manifest.jsonl`
+    /// cannot drive a terminal; the rest as is.
     fileprivate static func appendQuoted(_ text: String, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "\""))
-        // Every byte that needs an escape is ASCII and no UTF-8 sequence of another character contains one,
-        // so the text is copied byte by byte and only those bytes are replaced: the usual text (URLs, names,
-        // hashes) needs none and goes in with one copy.
+        // Below DEL every byte that needs an escape is ASCII and no UTF-8 sequence of another character
+        // contains one, so ASCII text is copied byte by byte and only those bytes are replaced: the usual
+        // text (URLs, names, hashes) needs none and goes in with one copy. Other text goes scalar by scalar.
         var text = text
-        text.withUTF8 { utf8 in
+        let isASCII = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 >= 0x7F }) else { return false }
             var plainStart = 0
             for (index, byte) in utf8.enumerated() where needsEscape(byte) {
                 line.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
@@ -56,6 +61,21 @@ extension ManifestRecord {
                 plainStart = index + 1
             }
             line.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart...]))
+            return true
+        }
+        if !isASCII {
+            for scalar in text.unicodeScalars {
+                if scalar.isASCII, needsEscape(UInt8(scalar.value)) {
+                    line.append(contentsOf: escape(UInt8(scalar.value)))
+                } else if UntrustedText.needsEscape(scalar) {
+                    let hex = Array(String(scalar.value, radix: 16).utf8)
+                    line.append(contentsOf: "\\u".utf8)
+                    line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 4 - hex.count))
+                    line.append(contentsOf: hex)
+                } else {
+                    UTF8.encode(scalar) { line.append($0) }
+                }
+            }
         }
         line.append(UInt8(ascii: "\""))
     }

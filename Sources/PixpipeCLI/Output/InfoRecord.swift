@@ -42,6 +42,10 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let loopCount: Int?
     /// An animation's total duration in milliseconds, when its header gives it; absent for still images.
     let durationMs: Int?
+    /// How many separate images the file holds at the top level (HEIF images, TIFF pages); 1 for others.
+    let images: Int
+    /// The thumbnails and depth maps stored beside the primary image; absent when there are none.
+    let auxiliaryImages: [AuxiliaryImage]?
     /// The warnings a full decode would give that the header already shows, as `code: message`; absent
     /// when there are none. What only the pixel data holds (see the command's help) is not seen.
     let warnings: [String]?
@@ -70,6 +74,8 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         frames = info.animation?.frameCount ?? 1
         loopCount = info.animation?.loopCount
         durationMs = info.animation?.duration.map { Int(($0 / .milliseconds(1)).rounded()) }
+        images = info.imageCount
+        auxiliaryImages = info.auxiliaryImages.isEmpty ? nil : info.auxiliaryImages
         warnings = info.metadata.warnings.isEmpty ? nil : info.metadata.warnings.map(\.codeAndMessage)
     }
 
@@ -101,6 +107,10 @@ struct InfoRecord: Encodable, Sendable, Hashable {
             let loops = loopCount.map { $0 == 0 ? "looping forever" : "playing \($0) times" } ?? ""
             let length = durationMs.map { ", \(Self.decimal(Double($0) / 1000)) s" } ?? ""
             parts.append("\(frames) frames\(length)" + (loops.isEmpty ? "" : ", \(loops)"))
+        }
+        if images > 1 { parts.append("\(images) images") }
+        for auxiliary in auxiliaryImages ?? [] {
+            parts.append("\(auxiliary.kind.rawValue) \(auxiliary.width)x\(auxiliary.height)")
         }
         if let warnings { parts.append("warnings: " + warnings.joined(separator: "; ")) }
         return "\(path): " + parts.joined(separator: ", ")

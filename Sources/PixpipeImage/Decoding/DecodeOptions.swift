@@ -106,17 +106,54 @@ public struct ImageInfo: Sendable, Hashable {
     public var metadata: ImageMetadata
     /// Frame count, loop count and duration when the file is an animation (more than one frame).
     public var animation: AnimationInfo?
+    /// How many separate images the file holds at the top level: a HEIF file's top-level images, a
+    /// TIFF's pages; 1 for a single image or an animation (whose frames ``animation`` counts).
+    public var imageCount: Int
+    /// The images stored beside the primary one that decoding ignores (thumbnails, depth maps), as listed.
+    public var auxiliaryImages: [AuxiliaryImage]
 
     /// Header facts.
     public init(
         format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, metadata: ImageMetadata,
-        animation: AnimationInfo? = nil
+        animation: AnimationInfo? = nil, imageCount: Int = 1, auxiliaryImages: [AuxiliaryImage] = []
     ) {
         self.animation = animation
+        self.imageCount = imageCount
+        self.auxiliaryImages = auxiliaryImages
         self.format = format
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
         self.metadata = metadata
+    }
+}
+
+/// An image a file stores beside its primary image (a thumbnail, a depth map), which decoding ignores.
+public struct AuxiliaryImage: Sendable, Hashable, Codable {
+    /// What the image is for.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A smaller preview of the primary image.
+        case thumbnail
+        /// A depth map (distances, as portrait photos keep).
+        case depth
+        /// Any other auxiliary image (such as an HDR gain map), named by ``AuxiliaryImage/type``.
+        case other
+    }
+
+    /// What the image is for.
+    public var kind: Kind
+    /// The file's own name for the image's type (an auxiliary type URN, `thmb`), when it has one.
+    public var type: String?
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// An auxiliary image of `kind`, `width` x `height`.
+    public init(kind: Kind, type: String? = nil, width: Int, height: Int) {
+        self.kind = kind
+        self.type = type
+        self.width = width
+        self.height = height
     }
 }

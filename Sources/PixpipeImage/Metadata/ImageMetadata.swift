@@ -15,6 +15,8 @@ public struct ImageMetadata: Sendable, Hashable {
     public var exif: [UInt8]?
     /// The embedded ICC profile, if present.
     public var iccProfile: [UInt8]?
+    /// The XMP packet (XML, as stored), if present; encoders that can hold one write it back.
+    public var xmp: [UInt8]?
     /// The colour code points of an AVIF `nclx` colour box, when the file has one; an ICC profile, when
     /// present too, is what colour conversion uses.
     public var cicp: ColorCICP?
@@ -38,8 +40,9 @@ public struct ImageMetadata: Sendable, Hashable {
         orientation: Orientation = .up, exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil,
         gamma: Double? = nil, dotsPerInch: Resolution? = nil, warnings: [DecodeWarning] = [],
         cleanAperture: PixelRect? = nil, cicp: ColorCICP? = nil, declaresSRGB: Bool = false,
-        chromaticities: Chromaticities? = nil
+        chromaticities: Chromaticities? = nil, xmp: [UInt8]? = nil
     ) {
+        self.xmp = xmp
         self.sourceFormat = sourceFormat
         self.sourceBitDepth = sourceBitDepth
         self.isInterlaced = isInterlaced

@@ -150,17 +150,12 @@ let package = Package(
             name: "FuzzFrames", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzFrames"),
         .executableTarget(
             name: "FuzzThumbnail", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzThumbnail"),
-        // One codec each (inputs of other formats are dropped): CodecFuzzing is their shared body.
+        // One codec of the table per run, named by `PIXPIPE_FUZZ_FORMAT` (inputs of other formats are dropped);
+        // `scripts/fuzz` runs it once per decodable format. CodecFuzzing is its body.
         .target(name: "FuzzCodecSupport", dependencies: ["PixpipeImage"], path: "Sources/Fuzz/FuzzCodecSupport"),
         .executableTarget(
-            name: "FuzzWebP", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzWebP"),
-        .executableTarget(
-            name: "FuzzGIF", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzGIF"),
-        .executableTarget(
-            name: "FuzzAVIF", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzAVIF"),
+            name: "FuzzCodec", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
+            path: "Sources/Fuzz/FuzzCodec"),
         .executableTarget(
             name: "FuzzURLList", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzURLList"),
         .executableTarget(

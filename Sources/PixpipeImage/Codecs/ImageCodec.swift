@@ -35,6 +35,9 @@ protocol ImageCodec: Sendable {
     var canEncodeAnimation: Bool { get }
     /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
     var hasLosslessMode: Bool { get }
+    /// Every row of the codec's warning table (`<Format>WarningTable.rows`), so that tests check every
+    /// table's codes; empty for a codec without one.
+    var warningRules: [WarningRule] { get }
 
     /// Whether `prefix` (the first ``ImageCodecs/signatureLength`` bytes, or fewer when the input is
     /// shorter) starts a file of this format. Magic bytes only.
@@ -77,6 +80,7 @@ extension ImageCodec {
     var hasProgressiveMode: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
+    var warningRules: [WarningRule] { [] }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         throw .unsupportedFormat

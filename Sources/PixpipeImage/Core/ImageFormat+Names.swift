@@ -26,6 +26,17 @@ extension ImageFormat {
         self.init(name: String(fileName[fileName.index(after: dot)...]))
     }
 
+    /// The folder of the format's public test corpus under `$PIXPIPE_CORPORA` (the fuzz seeds and the
+    /// codec contract test read it): the identifier, except where the corpus is named after its source.
+    /// The one place that maps a format to its corpus.
+    package var corpusFolder: String {
+        switch rawValue {
+        case "png": "pngsuite"
+        case "jpeg": "libjpeg-turbo"
+        default: rawValue
+        }
+    }
+
     /// Whether the format's encoder reads ``StandardEncodeSettings/quality``.
     package var usesQuality: Bool { ImageCodecs.codec(for: self)?.usesQuality ?? false }
 

@@ -28,6 +28,7 @@ struct AVIFCodec: ImageCodec {
     var format: ImageFormat { .avif }
     var fileExtensions: [String] { ["avif", "avifs"] }
     var mediaTypes: [String] { ["image/avif", "image/avif-sequence"] }
+    var warningRules: [WarningRule] { AVIFWarningTable.rows }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }

@@ -10,6 +10,7 @@ struct PNGCodec: ImageCodec {
     var format: ImageFormat { .png }
     var fileExtensions: [String] { ["png"] }
     var mediaTypes: [String] { ["image/png", "image/apng"] }
+    var warningRules: [WarningRule] { PNGWarningTable.rows }
     var canEncode: Bool { true }
     var hasProgressiveMode: Bool { true }
 

@@ -37,6 +37,9 @@ extension ImageFormat {
         }
     }
 
+    /// Every file extension that names the format, the usual one first.
+    package var fileExtensions: [String] { ImageCodecs.codec(for: self)?.fileExtensions ?? [] }
+
     /// Whether the format's encoder reads ``StandardEncodeSettings/quality``.
     package var usesQuality: Bool { ImageCodecs.codec(for: self)?.usesQuality ?? false }
 

@@ -1,0 +1,53 @@
+import Foundation
+import PixpipeImage
+import Testing
+
+/// `pixpipe formats` lists the codec table, as a user runs it.
+@Suite("formats command")
+struct FormatsCommandTests {
+    let pixpipe: PixpipeExecutable
+
+    init() throws {
+        pixpipe = try #require(PixpipeExecutable.built, "the pixpipe executable was not found next to the tests")
+    }
+
+    /// One `--json` line.
+    struct Record: Decodable, Equatable {
+        let format: String
+        let decode: Bool
+        let encode: Bool
+        let animation: Bool
+        let lossless: Bool
+        let quality: Bool
+        let progressive: Bool
+        let extensions: [String]
+        let mediaTypes: [String]
+    }
+
+    @Test("--json gives one object per format of the codec table, with what it can do")
+    func json() throws {
+        let result = try pixpipe.run(["formats", "--json"])
+        #expect(result.status == 0)
+        let records = try result.outputLines.map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        #expect(records.map(\.format) == ImageFormat.all.map(\.rawValue))
+        let jpeg = try #require(records.first { $0.format == "jpeg" })
+        #expect(jpeg.decode && jpeg.encode && jpeg.quality && jpeg.progressive && !jpeg.animation)
+        #expect(jpeg.extensions.first == "jpg" && jpeg.extensions.contains("jpeg"))
+        #expect(jpeg.mediaTypes.contains("image/jpeg"))
+        let webp = try #require(records.first { $0.format == "webp" })
+        #expect(webp.animation && webp.lossless)
+        let ppm = try #require(records.first { $0.format == "ppm" })
+        #expect(!ppm.decode && ppm.encode)
+    }
+
+    @Test("the human lines name each format, its abilities and extensions")
+    func human() throws {
+        let result = try pixpipe.run(["formats"])
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == ImageFormat.all.count)
+        let png = try #require(result.outputLines.first { $0.hasPrefix("png ") })
+        #expect(png.contains("decode encode") && png.hasSuffix(".png"))
+        let unexpected = try pixpipe.run(["formats", "extra"])
+        #expect(unexpected.status != 0)
+    }
+}

@@ -84,6 +84,24 @@ struct CodecContractTests {
                     let image = try Image(data: prefix, options: lenient)
                     // What lenient keeps is whole rows or frames of the same canvas, never a smaller image.
                     #expect(image.width == whole.width && image.height == whole.height, "\(sample.name) at \(length)")
+                    // What a lossless codec's lenient mode keeps is whole rows as the full decode gives them; a
+                    // missing row is a fill (one pixel repeated, zero in practice), which a row of the noise sample
+                    // never is. Lossy codecs are left out: they code blocks of rows, and libjpeg and libwebp keep
+                    // the rows of a partly decoded block row, its missing blocks filled (gray for JPEG).
+                    if !format.usesQuality, image.pixelFormat == whole.pixelFormat {
+                        let row = whole.width * whole.pixelFormat.bytesPerPixel
+                        let pixel = whole.pixelFormat.bytesPerPixel
+                        let wrongRows = (0..<whole.height).filter { index in
+                            let kept = Array(image.pixels[index * row..<(index + 1) * row])
+                            let isFill = stride(from: pixel, to: row, by: pixel).allSatisfy {
+                                kept[$0..<$0 + pixel] == kept[0..<pixel]
+                            }
+                            return !isFill && kept[...] != whole.pixels[index * row..<(index + 1) * row]
+                        }
+                        #expect(
+                            wrongRows.isEmpty,
+                            "\(sample.name) cut at \(length): rows \(wrongRows) are neither whole nor a fill")
+                    }
                 } catch {
                     _ = error.shortName
                 }

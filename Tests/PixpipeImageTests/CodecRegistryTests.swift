@@ -121,4 +121,36 @@ struct CodecRegistryTests {
         #expect(!ImageCodecs.register(ToyCodec()))
         #expect(ImageFormat(name: "png2") == nil)
     }
+
+    /// A codec that recognises nothing, named `name`.
+    struct Silent: ImageDecoding {
+        let name: String
+        var format: ImageFormat { ImageFormat(rawValue: name) }
+        var fileExtensions: [String] { [name] }
+        func matches(_ prefix: [UInt8]) -> Bool { false }
+        func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo { throw .unsupportedFormat }
+        func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> Image {
+            throw .unsupportedFormat
+        }
+    }
+
+    @Test("registering from many tasks at once while others decode: each format once, none lost")
+    func concurrentRegistration() async {
+        _ = Self.format
+        let names = (0..<16).map { "pxconcurrent\($0)" }
+        let wins = await withTaskGroup(of: Bool.self) { group in
+            for name in names {
+                // Four tasks race to register each format; exactly one may win.
+                for _ in 0..<4 { group.addTask { ImageCodecs.register(Silent(name: name)) } }
+                group.addTask { (try? Image(data: Self.sample))?.width == 6 && ImageFormat.all.count > 5 }
+            }
+            var registered = 0
+            for await won in group where won { registered += 1 }
+            return registered
+        }
+        // 16 registrations won, plus the 16 decodes that succeeded.
+        #expect(wins == 32)
+        let formats = ImageCodecs.registeredFormats.map(\.rawValue)
+        for name in names { #expect(formats.filter { $0 == name }.count == 1, "\(name)") }
+    }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// One format's codec: how to recognise it, read its header, decode, verify, thumbnail and encode it.
 ///
 /// Every caller (``Image/init(data:options:)``, ``Image/info(data:options:)``, the thumbnailer, the
-/// encoder, the downloader's verification and the command line) goes through ``ImageCodecs/all``, so a new
-/// format is one folder under `Codecs/` with a type conforming to this protocol, plus one entry in that
-/// table. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
+/// encoder, the downloader's verification, the command line, the scripts' fuzz list and the codec contract
+/// test) goes through ``ImageCodecs/all``, so a new format is one folder under `Codecs/` with a type
+/// conforming to this protocol, plus one line in ``ImageCodecs/builtIn``. A library user's codec is the
+/// smaller public ``ImageDecoding``, registered at run time. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
 /// defaults below say what a codec without a decoder or an encoder does.
 ///
 /// Strictness: a decoding codec keeps ONE warning table beside it (`Codecs/<Format>/<Format>WarningTable.swift`,

@@ -109,7 +109,10 @@ struct ScriptListsTests {
         try #require(FileManager.default.isExecutableFile(atPath: fuzzer.path))
         let result = try Self.run(["PIXPIPE_FUZZ_FORMAT=list", fuzzer.path])
         #expect(result.status == 0)
-        let expected = ImageFormat.all.filter(\.canDecode).map { "\($0.rawValue)\t\($0.corpusFolder)" }
+        // The child sees the built-in table; this process may also hold codecs other tests registered.
+        let registered = Set(ImageCodecs.registeredFormats)
+        let expected = ImageFormat.all.filter { $0.canDecode && !registered.contains($0) }
+            .map { "\($0.rawValue)\t\($0.corpusFolder)" }
         #expect(result.outputLines == expected)
         #expect(result.outputLines.contains("png\tpngsuite") && result.outputLines.contains("jpeg\tlibjpeg-turbo"))
 

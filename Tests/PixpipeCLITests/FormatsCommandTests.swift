@@ -20,6 +20,7 @@ struct FormatsCommandTests {
         let lossless: Bool
         let quality: Bool
         let progressive: Bool
+        let sixteenBit: Bool
         let extensions: [String]
         let mediaTypes: [String]
     }
@@ -43,7 +44,26 @@ struct FormatsCommandTests {
         let webp = try #require(records.first { $0.format == "webp" })
         #expect(webp.animation && webp.lossless)
         let ppm = try #require(records.first { $0.format == "ppm" })
-        #expect(!ppm.decode && ppm.encode)
+        #expect(!ppm.decode && ppm.encode && ppm.sixteenBit && !jpeg.sixteenBit)
+    }
+
+    @Test("convert's help names the formats of --progressive and --keep-16-bit from the codec table")
+    func convertHelp() throws {
+        let help = try pixpipe.run(["convert", "--help"]).outputText
+        let records = try pixpipe.run(["formats", "--json"]).outputLines.map {
+            try JSONDecoder().decode(Record.self, from: Data($0.utf8))
+        }
+        /// "a, b or c", as the help text lists names.
+        func listed(_ names: [String]) -> String {
+            names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.first ?? ""
+        }
+        let progressive = listed(records.filter(\.progressive).map(\.format))
+        let sixteenBit = listed(records.filter(\.sixteenBit).map(\.format))
+        #expect(progressive == "png or jpeg")
+        #expect(sixteenBit == "png, ppm or pam")
+        let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("(\(progressive))"))
+        #expect(flat.contains("(\(sixteenBit))"))
     }
 
     @Test("the human lines name each format, its abilities and extensions")

@@ -47,8 +47,11 @@ struct ConvertCommand: Command {
             .value(
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
-            .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
-            .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
+            .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
+            .flag(
+                "keep-16-bit",
+                help: "Keep 16-bit samples where the output stores them (\(ImageFormat.sixteenBitNames)); others get 8."
+            ),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag(

@@ -9,9 +9,10 @@ struct FormatsCommand: Command {
         One line per format, in the order sniffing tries them: its name (as --format takes it), then
         'decode' and 'encode' where Pixpipe reads or writes it, 'animation' where it writes animations,
         'lossless' where the encoder has a lossless mode beside its lossy one, 'quality' where --quality
-        applies, 'progressive' where --progressive applies, then its file extensions.
+        applies, 'progressive' where --progressive applies, '16-bit' where --keep-16-bit keeps 16-bit samples,
+        then its file extensions.
         With --json each format gives one JSON object per line, with the keys format, decode, encode,
-        animation, lossless, quality, progressive, extensions and mediaTypes.
+        animation, lossless, quality, progressive, sixteenBit, extensions and mediaTypes.
         """
     let options: [OptionSpec] = [
         .flag("json", help: "Print one JSON object per format and line (JSON Lines).")
@@ -37,6 +38,7 @@ struct FormatRecord: Encodable {
     let lossless: Bool
     let quality: Bool
     let progressive: Bool
+    let sixteenBit: Bool
     let extensions: [String]
     let mediaTypes: [String]
 
@@ -49,6 +51,7 @@ struct FormatRecord: Encodable {
         lossless = format.hasLosslessMode
         quality = format.usesQuality
         progressive = format.hasProgressiveMode
+        sixteenBit = format.writes16Bit
         extensions = format.fileExtensions
         mediaTypes = format.mediaTypes
     }
@@ -57,7 +60,7 @@ struct FormatRecord: Encodable {
     var humanLine: String {
         let abilities = [
             (decode, "decode"), (encode, "encode"), (animation, "animation"), (lossless, "lossless"),
-            (quality, "quality"), (progressive, "progressive"),
+            (quality, "quality"), (progressive, "progressive"), (sixteenBit, "16-bit"),
         ].filter(\.0).map(\.1)
         let padded = format.padding(toLength: max(format.count, 6), withPad: " ", startingAt: 0)
         return "\(padded)  \(abilities.joined(separator: " "))  "

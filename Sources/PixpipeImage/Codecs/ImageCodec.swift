@@ -36,6 +36,8 @@ protocol ImageCodec: Sendable {
     var canEncodeAnimation: Bool { get }
     /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
     var hasLosslessMode: Bool { get }
+    /// Whether the encoder stores 16-bit samples as they are (others reduce them to 8 bits).
+    var writes16Bit: Bool { get }
     /// Every row of the codec's warning table (`<Format>WarningTable.rows`), so that tests check every
     /// table's codes; empty for a codec without one.
     var warningRules: [WarningRule] { get }
@@ -81,6 +83,7 @@ extension ImageCodec {
     var hasProgressiveMode: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
+    var writes16Bit: Bool { false }
     var warningRules: [WarningRule] { [] }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {

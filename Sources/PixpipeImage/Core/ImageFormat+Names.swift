@@ -14,6 +14,14 @@ extension ImageFormat {
     /// The formats with a lossless mode beside a lossy one, as `--format` takes them: "webp or avif".
     package static var losslessNames: String { listed(all.filter(\.hasLosslessMode).map(\.rawValue)) }
 
+    /// The formats whose encoders have a progressive or interlaced mode, as `--format` takes them: "png or jpeg".
+    package static var progressiveNames: String { listed(all.filter(\.hasProgressiveMode).map(\.rawValue)) }
+
+    /// The formats whose encoders store 16-bit samples, as `--format` takes them: "png, ppm or pam".
+    package static var sixteenBitNames: String {
+        listed(all.filter(\.writes16Bit).map(\.rawValue))
+    }
+
     /// Every file extension of an encodable format, for messages.
     package static var writableExtensions: [String] {
         all.filter(\.canEncode).flatMap { ImageCodecs.codec(for: $0)?.fileExtensions ?? [] }
@@ -45,6 +53,9 @@ extension ImageFormat {
 
     /// Whether the format's encoder has a progressive (interlaced) mode.
     package var hasProgressiveMode: Bool { ImageCodecs.codec(for: self)?.hasProgressiveMode ?? false }
+
+    /// Whether the format's encoder stores 16-bit samples as they are.
+    package var writes16Bit: Bool { ImageCodecs.codec(for: self)?.writes16Bit ?? false }
 
     /// Whether the format's encoder has a lossless mode beside its lossy one.
     package var hasLosslessMode: Bool { ImageCodecs.codec(for: self)?.hasLosslessMode ?? false }

@@ -13,6 +13,7 @@ struct PNGCodec: ImageCodec {
     var warningRules: [WarningRule] { PNGWarningTable.rows }
     var canEncode: Bool { true }
     var hasProgressiveMode: Bool { true }
+    var writes16Bit: Bool { true }
 
     /// The eight-byte PNG signature.
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

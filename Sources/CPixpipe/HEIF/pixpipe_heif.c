@@ -49,6 +49,7 @@
     X(heif_image_get_height)                                                                               \
     X(heif_image_get_plane_readonly)                                                                       \
     X(heif_image_get_bits_per_pixel_range)                                                                 \
+    X(heif_image_get_nclx_color_profile)                                                                   \
     X(heif_context_get_encoder_for_format)                                                                 \
     X(heif_encoder_release)                                                                                \
     X(heif_encoder_set_lossy_quality)                                                                      \
@@ -235,6 +236,11 @@ const uint8_t *pxp_heif_image_get_plane_readonly(const struct heif_image *image,
 }
 int pxp_heif_image_get_bits_per_pixel_range(const struct heif_image *image, enum heif_channel channel) {
     return pxp_fn_heif_image_get_bits_per_pixel_range(image, channel);
+}
+
+struct heif_error pxp_heif_image_get_nclx_color_profile(
+    const struct heif_image *image, struct heif_color_profile_nclx **nclx) {
+    return pxp_fn_heif_image_get_nclx_color_profile(image, nclx);
 }
 
 struct heif_error pxp_heif_context_get_encoder_for_format(

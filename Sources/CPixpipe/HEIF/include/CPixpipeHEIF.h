@@ -67,6 +67,9 @@ int pxp_heif_image_get_width(const struct heif_image *image, enum heif_channel c
 int pxp_heif_image_get_height(const struct heif_image *image, enum heif_channel channel);
 const uint8_t *pxp_heif_image_get_plane_readonly(const struct heif_image *image, enum heif_channel channel, int *stride);
 int pxp_heif_image_get_bits_per_pixel_range(const struct heif_image *image, enum heif_channel channel);
+/// The decoded image's colour code points (from the `colr` box or, without one, the HEVC stream's VUI).
+struct heif_error pxp_heif_image_get_nclx_color_profile(
+    const struct heif_image *image, struct heif_color_profile_nclx **nclx);
 
 /// An HEVC (x265) encoder, or an error when libheif has none.
 struct heif_error pxp_heif_context_get_encoder_for_format(

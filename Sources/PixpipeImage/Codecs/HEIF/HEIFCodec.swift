@@ -92,9 +92,16 @@ struct HEIFCodec: ImageCodec {
                 }
             }
         }
-        return Image(
-            width: width, height: height, pixelFormat: format, pixels: pixels,
-            metadata: HEIFMetadata.read(handle, depth: depth))
+        var metadata = HEIFMetadata.read(handle, depth: depth)
+        if metadata.cicp == nil {
+            // libheif 1.15 gives the stream's own colour code points (HEVC VUI) only on the decoded image.
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            if pxp_heif_image_get_nclx_color_profile(decoded, &nclx).code == heif_error_Ok, let nclx {
+                metadata.cicp = HEIFMetadata.cicp(nclx.pointee)
+                pxp_heif_nclx_color_profile_free(nclx)
+            }
+        }
+        return Image(width: width, height: height, pixelFormat: format, pixels: pixels, metadata: metadata)
     }
 
     func frameDecoder(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any FrameDecoder {
@@ -129,14 +136,9 @@ enum HEIFMetadata {
             }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if profileType == heif_color_profile_type_nclx,
-            pxp_heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx
-        {
-            metadata.cicp = ColorCICP(
-                colorPrimaries: Int(nclx.pointee.color_primaries.rawValue),
-                transferCharacteristics: Int(nclx.pointee.transfer_characteristics.rawValue),
-                matrixCoefficients: Int(nclx.pointee.matrix_coefficients.rawValue),
-                fullRange: nclx.pointee.full_range_flag != 0)
+        // Asked whatever the profile type says: a file may carry nclx beside an ICC profile.
+        if pxp_heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            metadata.cicp = cicp(nclx.pointee)
             pxp_heif_nclx_color_profile_free(nclx)
         }
         for (type, contentType, bytes) in blocks(handle) {
@@ -149,6 +151,14 @@ enum HEIFMetadata {
             }
         }
         return metadata
+    }
+
+    /// libheif's colour code points as ``ColorCICP``.
+    static func cicp(_ nclx: heif_color_profile_nclx) -> ColorCICP {
+        ColorCICP(
+            colorPrimaries: Int(nclx.color_primaries.rawValue),
+            transferCharacteristics: Int(nclx.transfer_characteristics.rawValue),
+            matrixCoefficients: Int(nclx.matrix_coefficients.rawValue), fullRange: nclx.full_range_flag != 0)
     }
 
     /// `bytes` from its TIFF byte-order mark on, or `nil` when it does not start with one.

@@ -26,7 +26,8 @@ enum HEIFEncoder {
             case (_, true): heif_chroma_interleaved_RRGGBBAA_LE
             }
         var heifImage: OpaquePointer?
-        try check(pxp_heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &heifImage))
+        try check(
+            pxp_heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &heifImage))
         guard let heifImage else { throw failure("libheif could not create an image") }
         defer { pxp_heif_image_release(heifImage) }
         try check(

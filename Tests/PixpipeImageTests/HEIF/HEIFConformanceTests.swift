@@ -59,6 +59,7 @@ struct HEIFConformanceTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("heif", "gen-orientation6.heic")))
         let image = try Image(data: data)
         #expect(image.metadata.orientation == .up)
+        #expect(image.metadata.warnings.map(\.code) == ["heif-exif-orientation-ignored"])
         #expect(
             image.metadata.exif?.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) == true
                 || image.metadata.exif?.starts(with: [0x49, 0x49, 0x2A, 0x00]) == true)

@@ -146,6 +146,12 @@ enum HEIFMetadata {
                 // libheif keeps the item's 4-byte offset to the TIFF header in front.
                 let offset = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
                 if offset >= 0, 4 + offset < bytes.count { metadata.exif = tiffBlock(Array(bytes[(4 + offset)...])) }
+                if let exif = metadata.exif, let tagged = EXIFReader.orientation(tiff: exif), tagged != .up {
+                    metadata.warnings.append(
+                        HEIFWarningTable.exifOrientationIgnored.warning(
+                            "the Exif orientation \(tagged.rawValue) is not applied: irot/imir decide how the "
+                                + "picture is shown"))
+                }
             } else if type == "mime", contentType == "application/rdf+xml" {
                 metadata.xmp = bytes
             }

@@ -22,8 +22,9 @@ final class HEIFContext {
             throw .unsupportedFeature(format: .heif, feature: reason)
         }
         if let pixelLimit {
-            // libheif's limit is on each side; a side can be no longer than the pixel limit.
-            pxp_heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(pixelLimit, 1)))
+            // libheif's limit is on each side (its default, 32,768, is kept as the most): a side can be no
+            // longer than the pixel limit. The pixel count itself is checked before any decode.
+            pxp_heif_context_set_maximum_image_size_limit(context, Int32(min(max(pixelLimit, 1), 32768)))
         }
         var error = pxp_heif_context_read_from_memory_without_copy(context, base, bytes.count)
         guard error.code == heif_error_Ok else {

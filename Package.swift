@@ -73,6 +73,11 @@ let package = Package(
             pkgConfig: "libavif",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
+        .systemLibrary(
+            name: "CLibHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -111,10 +116,19 @@ let package = Package(
             dependencies: [.target(name: "CLibAVIF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/AVIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libheif behind `pxp_heif_` wrappers, loaded with dlopen on first use on Linux (libde265, x265, aom
+        // and dav1d behind it are mapped only when a HEIF file is met); linked as usual elsewhere.
+        .target(
+            name: "CPixpipeHEIF",
+            dependencies: [.target(name: "CLibHEIF", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/HEIF",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CLibLCMS2", "PixpipeLocking"]),
+            dependencies: [
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CLibLCMS2", "PixpipeLocking",
+            ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.

@@ -14,6 +14,7 @@ public enum ImageCodecs {
         WebPCodec(),
         GIFCodec(),
         AVIFCodec(),
+        HEIFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

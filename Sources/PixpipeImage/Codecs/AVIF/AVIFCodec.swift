@@ -34,7 +34,7 @@ struct AVIFCodec: ImageCodec {
     var canEncodeAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
-    func matches(_ prefix: [UInt8]) -> Bool { AVIFBoxes.hasAVIFBrand(prefix) }
+    func matches(_ prefix: [UInt8]) -> Bool { ISOBMFFBrands.family(prefix) == .avif }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         let handle = try AVIFDecoderHandle(bytes: bytes, limits: .lifted)

@@ -73,6 +73,11 @@ let package = Package(
             pkgConfig: "libavif",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -111,10 +116,19 @@ let package = Package(
             dependencies: [.target(name: "CLibAVIF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/AVIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libjxl and libjxl_threads behind `pxp_` wrappers, loaded with dlopen on first use on Linux (so that a
+        // process that never meets a JPEG XL file does not load libjxl, libhwy, libbrotli and libstdc++).
+        .target(
+            name: "CPixpipeJXL",
+            dependencies: [.target(name: "CLibJXL", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/JXL",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CLibLCMS2", "PixpipeLocking"]),
+            dependencies: [
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeJXL", "CLibLCMS2", "PixpipeLocking",
+            ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.

@@ -7,6 +7,7 @@ enum ImageCodecs {
         WebPCodec(),
         GIFCodec(),
         AVIFCodec(),
+        JXLCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

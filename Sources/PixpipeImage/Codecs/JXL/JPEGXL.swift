@@ -61,9 +61,11 @@ public enum JPEGXL {
     public static func hasReconstructionData(_ jxl: Data) -> Bool {
         guard let codec = ImageCodecs.sniff(jxl), codec.format == .jxl else { return false }
         return jxl.withUnsafeBytes { bytes in
-            guard let handle = try? JXLDecoderHandle(bytes: bytes, events: [JXL_DEC_JPEG_RECONSTRUCTION]) else {
-                return false
-            }
+            // libjxl reports the reconstruction box only while it is set to decode the image.
+            guard
+                let handle = try? JXLDecoderHandle(
+                    bytes: bytes, events: [JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FULL_IMAGE])
+            else { return false }
             return (try? handle.next()) == JXL_DEC_JPEG_RECONSTRUCTION
         }
     }

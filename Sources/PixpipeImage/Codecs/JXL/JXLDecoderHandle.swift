@@ -5,6 +5,8 @@ import CPixpipeJXL
 /// The whole input is given at once and closed, so `JXL_DEC_NEED_MORE_INPUT` always means the file is cut.
 final class JXLDecoderHandle {
     let decoder: OpaquePointer
+    /// The input, kept by the caller for the handle's life.
+    private let input: UnsafeRawBufferPointer
     private let runner: UnsafeMutableRawPointer?
     /// The box buffer libjxl is writing into, while a box is being read.
     private var box: (type: String, buffer: UnsafeMutableRawBufferPointer, written: Int)?
@@ -23,6 +25,7 @@ final class JXLDecoderHandle {
             throw .unsupportedFeature(format: .jxl, feature: reason)
         }
         self.decoder = decoder
+        input = bytes
         // Two workers at most: pixel decoding parallelises by groups, and the machine is shared.
         runner = threads ? pxp_jxl_runner_create(2) : nil
         if let runner { _ = pxp_jxl_decoder_set_runner(decoder, runner) }
@@ -47,7 +50,9 @@ final class JXLDecoderHandle {
             let status = pxp_JxlDecoderProcessInput(decoder)
             if box != nil, status != JXL_DEC_BOX_NEED_MORE_OUTPUT { finishBox() }
             switch status {
-            case JXL_DEC_ERROR: throw .corrupt(format: .jxl, reason: "libjxl refused the codestream")
+            case JXL_DEC_ERROR:
+                if Self.isCut(input) { throw .truncated(format: .jxl, reason: "the file ends inside the image") }
+                throw .corrupt(format: .jxl, reason: "libjxl refused the codestream")
             case JXL_DEC_NEED_MORE_INPUT: throw .truncated(format: .jxl, reason: "the file ends inside the image")
             case JXL_DEC_BOX:
                 startBox()
@@ -55,6 +60,32 @@ final class JXLDecoderHandle {
                 growBox()
             default:
                 return status
+            }
+        }
+    }
+
+    /// Whether `bytes` end before the codestream does. libjxl 0.7 reports a cut frame as `JXL_DEC_ERROR`
+    /// once the input is closed, so a refusal is decoded again with the input left open (into 8-bit RGB,
+    /// which libjxl accepts for every image): libjxl then asks for more input where data is missing.
+    static func isCut(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let probe = pxp_JxlDecoderCreate() else { return false }
+        defer { pxp_JxlDecoderDestroy(probe) }
+        let events = JXL_DEC_FULL_IMAGE.rawValue | JXL_DEC_FRAME.rawValue
+        _ = pxp_JxlDecoderSubscribeEvents(probe, Int32(bitPattern: events))
+        _ = pxp_JxlDecoderSetInput(probe, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        var format = JxlPixelFormat(num_channels: 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var scratch: UnsafeMutableRawPointer?
+        defer { scratch?.deallocate() }
+        while true {
+            switch pxp_JxlDecoderProcessInput(probe) {
+            case JXL_DEC_NEED_MORE_INPUT: return true
+            case JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE: continue
+            case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
+                var size = 0
+                guard pxp_JxlDecoderImageOutBufferSize(probe, &format, &size) == JXL_DEC_SUCCESS else { return false }
+                if scratch == nil { scratch = .allocate(byteCount: max(size, 1), alignment: 16) }
+                _ = pxp_JxlDecoderSetImageOutBuffer(probe, &format, scratch, size)
+            default: return false
             }
         }
     }

@@ -87,7 +87,8 @@ struct ConvertSettings: Sendable, Hashable {
         }
         if recompressesJPEG && (resize != nil || colorConversion != nil || arguments.isSet("frame")) {
             throw .inapplicableOption(
-                "--lossless-jpeg", reason: "stores the JPEG as it is: it cannot resize, convert colours or pick a frame")
+                "--lossless-jpeg", reason: "stores the JPEG as it is: it cannot resize, convert colours or pick a frame"
+            )
         }
         asksNoProcessing =
             resize == nil && colorConversion == nil && !arguments.isSet("frame") && !arguments.isSet("strip")

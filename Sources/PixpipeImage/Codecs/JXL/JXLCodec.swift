@@ -47,6 +47,13 @@ struct JXLCodec: ImageCodec {
     func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         try options.checkBytes(bytes.count)
         let reader = try JXLFrameReader(bytes, options: options)
+        if reader.info.have_animation != 0 {
+            // The frame headers are counted first, as every animated decoder refuses a file over the frame
+            // limits even when only its first frame is asked for.
+            _ = try JXLHeader(
+                bytes, pixelLimit: options.pixelLimit, frameLimit: options.frameLimit,
+                animationPixelLimit: options.animationPixelLimit, lenient: options.strictness == .lenient)
+        }
         guard let frame = try reader.nextFrame() else {
             throw .corrupt(format: .jxl, reason: "the file holds no frame")
         }

@@ -42,5 +42,11 @@ struct JPEGXLTests {
         #expect(!JPEGXL.hasReconstructionData(pixels))
         #expect(throws: JPEGXL.Failure.noReconstructionData) { try JPEGXL.reconstructedJPEG(from: pixels) }
         #expect(JPEGXL.Failure.notJPEG.shortName == "jxl-not-jpeg")
+        // The pixel limit applies both ways, from the headers.
+        let jpeg = try JXLTestFiles.gradient().encoded(as: .jpeg(quality: 85))
+        let limited = JPEGXL.Failure.image(.tooLarge(width: 64, height: 48, limit: 100))
+        #expect(throws: limited) { try JPEGXL.recompressing(jpeg: jpeg, pixelLimit: 100) }
+        let jxl = try JPEGXL.recompressing(jpeg: jpeg)
+        #expect(throws: limited) { try JPEGXL.reconstructedJPEG(from: jxl, pixelLimit: 100) }
     }
 }

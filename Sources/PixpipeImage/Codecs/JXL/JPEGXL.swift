@@ -12,6 +12,8 @@ public enum JPEGXL {
         case noReconstructionData
         /// libjxl refused the input; `reason` says where.
         case library(String)
+        /// The image is refused before libjxl allocates for it (over the pixel limit, or an unreadable header).
+        case image(ImageDecodingError)
 
         /// A one-line explanation for people.
         public var description: String {
@@ -19,6 +21,7 @@ public enum JPEGXL {
             case .notJPEG: "not a JPEG file"
             case .noReconstructionData: "the JPEG XL file holds no JPEG reconstruction data"
             case .library(let reason): "libjxl: \(reason)"
+            case .image(let error): error.description
             }
         }
 
@@ -28,13 +31,24 @@ public enum JPEGXL {
             case .notJPEG: "jxl-not-jpeg"
             case .noReconstructionData: "jxl-no-jpeg-reconstruction"
             case .library: "jxl-library"
+            case .image(let error): error.shortName
             }
         }
     }
 
-    /// Recompresses `jpeg` losslessly into JPEG XL, keeping what rebuilds the identical JPEG file.
-    public static func recompressing(jpeg: Data, effort: Int = JXLEncodeOptions.defaultEffort) throws(Failure) -> Data {
+    /// Recompresses `jpeg` losslessly into JPEG XL, keeping what rebuilds the identical JPEG file; a JPEG
+    /// whose header declares more than `pixelLimit` pixels is refused before libjxl reads its coefficients.
+    public static func recompressing(
+        jpeg: Data, effort: Int = JXLEncodeOptions.defaultEffort,
+        pixelLimit: Int? = DecodeOptions.defaultPixelLimit
+    ) throws(Failure) -> Data {
         guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw .notJPEG }
+        do {
+            let info = try Image.info(data: jpeg, options: DecodeOptions(byteLimit: nil))
+            try DecodeOptions(pixelLimit: pixelLimit).checkPixels(width: info.width, height: info.height)
+        } catch {
+            throw .image(error)
+        }
         let session: JXLEncoder.Session
         do { session = try JXLEncoder.Session() } catch { throw .library("\(error)") }
         guard pxp_JxlEncoderUseContainer(session.encoder, 1) == JXL_ENC_SUCCESS,
@@ -52,9 +66,12 @@ public enum JPEGXL {
         do { return try session.output() } catch { throw .library("\(error)") }
     }
 
-    /// The JPEG file `jxl` was recompressed from, byte for byte, when the file holds reconstruction data.
-    public static func reconstructedJPEG(from jxl: Data) throws(Failure) -> Data {
-        try jxl.withTypedBytes { (bytes) throws(Failure) in try reconstruct(bytes) }
+    /// The JPEG file `jxl` was recompressed from, byte for byte, when the file holds reconstruction data;
+    /// an image over `pixelLimit` pixels is refused from the basic info, before libjxl allocates for it.
+    public static func reconstructedJPEG(
+        from jxl: Data, pixelLimit: Int? = DecodeOptions.defaultPixelLimit
+    ) throws(Failure) -> Data {
+        try jxl.withTypedBytes { (bytes) throws(Failure) in try reconstruct(bytes, pixelLimit: pixelLimit) }
     }
 
     /// Whether `jxl` holds JPEG reconstruction data (read from its boxes; no pixels decoded).
@@ -70,11 +87,12 @@ public enum JPEGXL {
         }
     }
 
-    private static func reconstruct(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Data {
+    private static func reconstruct(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(Failure) -> Data {
         let handle: JXLDecoderHandle
         do {
             handle = try JXLDecoderHandle(
-                bytes: bytes, events: [JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FULL_IMAGE], threads: true)
+                bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FULL_IMAGE],
+                threads: true)
         } catch { throw .library("\(error)") }
         var output = Data()
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
@@ -92,6 +110,12 @@ public enum JPEGXL {
             let status: JxlDecoderStatus
             do { status = try handle.next() } catch { throw .library("\(error)") }
             switch status {
+            case JXL_DEC_BASIC_INFO:
+                do {
+                    let info = try handle.basicInfo()
+                    try DecodeOptions(pixelLimit: pixelLimit).checkPixels(
+                        width: Int(info.xsize), height: Int(info.ysize))
+                } catch { throw .image(error) }
             case JXL_DEC_JPEG_RECONSTRUCTION:
                 started = true
                 setBuffer()

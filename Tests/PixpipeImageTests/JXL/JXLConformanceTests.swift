@@ -124,6 +124,18 @@ struct JXLConformanceTests {
     }
 
     @Test(
+        "info reads every accepted file's size, and counts an animation's frames as the references do",
+        .enabled(if: Corpora.isAvailable), arguments: JXLReference.files)
+    func info(_ file: String) throws {
+        let rows = JXLReference.all.filter { $0.file == file && $0.bitDepth == 8 }
+        guard let first = rows.first, let width = first.width, let height = first.height else { return }
+        let info = try Image.info(data: try JXLReference.data(file))
+        let upright = info.metadata.orientation.swapsDimensions ? (info.height, info.width) : (info.width, info.height)
+        #expect(upright == (width, height))
+        #expect((info.animation?.frameCount ?? 1) == rows.count)
+    }
+
+    @Test(
         "a file libjxl refuses is refused with a typed error", .enabled(if: Corpora.isAvailable),
         arguments: JXLReference.all.filter { $0.width == nil })
     func refused(_ reference: JXLReference) throws {

@@ -78,6 +78,11 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
         ),
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -123,11 +128,19 @@ let package = Package(
             dependencies: [.target(name: "CLibHEIF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/HEIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libjxl and libjxl_threads behind `pxp_` wrappers, loaded with dlopen on first use on Linux (so that a
+        // process that never meets a JPEG XL file does not load libjxl, libhwy, libbrotli and libstdc++).
+        .target(
+            name: "CPixpipeJXL",
+            dependencies: [.target(name: "CLibJXL", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/JXL",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
             dependencies: [
-                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CLibLCMS2", "PixpipeLocking",
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CLibLCMS2",
+                "PixpipeLocking",
             ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),

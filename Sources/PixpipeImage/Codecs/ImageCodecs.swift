@@ -15,6 +15,7 @@ public enum ImageCodecs {
         GIFCodec(),
         AVIFCodec(),
         HEIFCodec(),
+        JXLCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

@@ -73,6 +73,11 @@ let package = Package(
             pkgConfig: "libavif",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
+        .systemLibrary(
+            name: "CLibTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -111,10 +116,19 @@ let package = Package(
             dependencies: [.target(name: "CLibAVIF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/AVIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libtiff behind `pxp_` wrappers with per-handle error and warning handlers, loaded with dlopen on
+        // first use on Linux (linking it would map 14 more libraries at every start); linked elsewhere.
+        .target(
+            name: "CPixpipeTIFF",
+            dependencies: [.target(name: "CLibTIFF", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/TIFF",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CLibLCMS2", "PixpipeLocking"]),
+            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeTIFF", "CLibLCMS2",
+                "PixpipeLocking",
+            ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.

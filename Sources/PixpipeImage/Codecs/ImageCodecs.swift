@@ -7,6 +7,7 @@ enum ImageCodecs {
         WebPCodec(),
         GIFCodec(),
         AVIFCodec(),
+        TIFFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

@@ -24,15 +24,27 @@ enum TIFFDecoder {
                     (destination.baseAddress! + row * rowBytes).copyMemory(from: rows.row(row), byteCount: rowBytes)
                 }
             }
-            if let failure = rows.failure {
-                guard options.strictness == .lenient else { throw failure.error }
-                warnings.append(warning(for: failure.error, rowsRead: failure.rowsRead, height: layout.height))
-            }
+            try collect(rows, height: layout.height, options: options, into: &warnings)
         }
         warnings += handle.takeWarnings()
         try options.enforce(warnings, format: .tiff)
         image.metadata = TIFFMetadata.metadata(of: handle.page, warnings: warnings)
         return image
+    }
+
+    /// Throws the band's first failure in strict mode; in lenient mode adds its warnings.
+    static func collect(
+        _ rows: TIFFRowBand, height: Int, options: DecodeOptions, into warnings: inout [DecodeWarning]
+    ) throws(ImageDecodingError) {
+        if let incomplete = rows.incomplete {
+            guard options.strictness == .lenient else { throw incomplete.error }
+            warnings.append(
+                TIFFWarningTable.incompleteData.warning("\(incomplete.error); from row \(incomplete.row), as libtiff filled it"))
+        }
+        if let failure = rows.failure {
+            guard options.strictness == .lenient else { throw failure.error }
+            warnings.append(warning(for: failure.error, rowsRead: failure.rowsRead, height: height))
+        }
     }
 
     /// The warning lenient mode keeps for a read failure after `rowsRead` whole rows.

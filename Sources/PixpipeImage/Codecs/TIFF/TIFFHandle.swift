@@ -26,9 +26,8 @@ final class TIFFHandle {
         handle = opened
         page = pxp_tiff_page()
         guard pxp_tiff_is_open(opened) != 0 else {
-            let error = TIFFWarningTable.openError(message: errorMessage ?? "libtiff refused the file", bytes: bytes)
-            pxp_tiff_close(opened)
-            throw error
+            // Every property is set, so the throw runs deinit, which closes the handle.
+            throw TIFFWarningTable.openError(message: errorMessage ?? "libtiff refused the file", bytes: bytes)
         }
         pxp_tiff_read_page(opened, &page)
     }
@@ -37,6 +36,12 @@ final class TIFFHandle {
 
     /// The first error libtiff reported since the last ``clearError()``.
     var errorMessage: String? { pxp_tiff_error(handle).map { String(cString: $0) } }
+
+    /// The last warning libtiff reported, if any.
+    var lastWarning: String? {
+        let count = pxp_tiff_warning_count(handle)
+        return count > 0 ? pxp_tiff_warning(handle, count - 1).map { String(cString: $0) } : nil
+    }
 
     /// Forgets the recorded error.
     func clearError() { pxp_tiff_clear_error(handle) }

@@ -8,6 +8,11 @@ import CPixpipeTIFF
 /// photometric libtiff's RGBA interface understands (YCbCr of other compressions, old-style JPEG, CIE
 /// Lab, LogLuv) goes through that interface, which gives 8 bits; floating-point and signed samples, and
 /// layouts neither path reads, are refused with ``ImageDecodingError/unsupportedFeature(format:feature:)``.
+///
+/// FillOrder 2 (bits of each byte stored least significant first) is honoured for 1-, 2- and 4-bit samples,
+/// as libtiff reads them, and ignored for 8- and 16-bit samples, whose bytes libtiff would hand back
+/// bit-reversed: the TIFF 6.0 specification reserves the tag for bilevel data, and writers that set it on
+/// whole-byte samples (raw2tiff does) store the samples as they are, which is the picture they hold.
 struct TIFFPageLayout {
     /// What the colour samples are.
     enum Color {
@@ -65,7 +70,8 @@ struct TIFFPageLayout {
         let extra = Int(page.extra_count)
         let firstExtra = Int(page.first_extra)
         isPlanar = page.planar == 2
-        guard sampleFormat == 1 || sampleFormat == 4 else {
+        // LogLuv (32844, 32845) stores its own encoding, which libtiff's RGBA interface converts.
+        guard sampleFormat == 1 || sampleFormat == 4 || photometric == 32844 || photometric == 32845 else {
             let name = sampleFormat == 3 ? "floating-point" : sampleFormat == 2 ? "signed integer" : "complex"
             throw .unsupportedFeature(format: .tiff, feature: "\(name) samples (SampleFormat \(sampleFormat)) at \(bits) bits")
         }

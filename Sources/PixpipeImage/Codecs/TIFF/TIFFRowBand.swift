@@ -19,6 +19,9 @@ final class TIFFRowBand {
     private var bandCount = 0
     /// The first read failure and the rows read whole before it.
     private(set) var failure: (error: ImageDecodingError, rowsRead: Int)?
+    /// The first strip or tile libtiff's codec failed on with warnings only (a CCITT line ending early):
+    /// libtiff filled its rows, which are kept, and reading goes on.
+    private(set) var incomplete: (error: ImageDecodingError, row: Int)?
 
     /// The rows of `handle`'s current page, laid out as `layout` says.
     init(handle: TIFFHandle, layout: TIFFPageLayout) throws(ImageDecodingError) {
@@ -73,11 +76,24 @@ final class TIFFRowBand {
         }
         handle.clearError()
         let ok = handle.page.is_tiled != 0 ? readTiles() : layout.isPlanar ? readPlanarStrips() : readStrip()
-        guard ok else {
-            let message = handle.errorMessage ?? "strip or tile at row \(bandStart) could not be read"
+        if !ok {
+            guard let message = handle.errorMessage else {
+                let reason = handle.lastWarning ?? "the strip or tile at row \(bandStart) is incomplete"
+                if incomplete == nil { incomplete = (.corrupt(format: .tiff, reason: reason), bandStart) }
+                convertBand()
+                return
+            }
             failure = (TIFFWarningTable.readError(message), bandStart)
             output.initializeMemory(as: UInt8.self, repeating: 0)
             return
+        }
+        convertBand()
+    }
+
+    private func convertBand() {
+        if reversesBits {
+            let bytes = stored.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for index in 0..<(bandCount * layout.storedRowBytes) { bytes[index] = Self.reversed[Int(bytes[index])] }
         }
         let converter = TIFFSampleConverter(layout: layout)
         for row in 0..<bandCount {
@@ -85,6 +101,14 @@ final class TIFFRowBand {
                 UnsafeRawPointer(stored.baseAddress!) + row * layout.storedRowBytes,
                 into: output.baseAddress! + row * outputRowBytes)
         }
+    }
+
+    /// Whether libtiff's FillOrder 2 bit reversal is undone: for 8- and 16-bit samples (see ``TIFFPageLayout``).
+    private var reversesBits: Bool { handle.page.fill_order == 2 && layout.bits >= 8 }
+
+    /// Each byte value with its bits in the other order.
+    private static let reversed: [UInt8] = (0..<256).map { value in
+        (0..<8).reduce(UInt8(0)) { result, bit in result | UInt8((value >> bit) & 1) << (7 - bit) }
     }
 
     /// One contiguous strip: band `n` is strip `n`.

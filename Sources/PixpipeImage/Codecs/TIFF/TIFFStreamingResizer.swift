@@ -48,10 +48,7 @@ enum TIFFStreamingResizer {
             // Rows the resampler skipped are still read, so damage anywhere is found.
             rows.readRemainingRows()
             var warnings = layout.warnings
-            if let failure = rows.failure {
-                guard options.strictness == .lenient else { throw failure.error }
-                warnings.append(TIFFDecoder.warning(for: failure.error, rowsRead: failure.rowsRead, height: layout.height))
-            }
+            try TIFFDecoder.collect(rows, height: layout.height, options: decodeOptions, into: &warnings)
             warnings += handle.takeWarnings()
             try decodeOptions.enforce(warnings, format: .tiff)
             image.metadata = TIFFMetadata.metadata(of: handle.page, warnings: warnings)

@@ -34,8 +34,17 @@ enum TIFFWarningTable {
         kind: .corrupt, code: "tiff-damaged-data",
         reason: "a strip or tile does not decode: the whole strips and tiles before it are kept, the rest is zero")
 
+    /// A strip or tile the codec decoded with warnings only, then reported as failed.
+    static let incompleteData = WarningRule(
+        libraryCode: "TIFFReadEncodedStrip / TIFFReadEncodedTile returning -1 with warnings only (Fax3 premature EOL)",
+        kind: .corrupt, code: "tiff-incomplete-data",
+        reason: "libtiff's codec filled the short lines itself (as its RGBA interface shows them): the rows are "
+            + "kept as decoded, but some pixels are guessed")
+
     /// Every row, in the order the README lists them.
-    static let rows = [libraryWarning, moreWarnings, directoryLoop, directoryCut, truncatedData, damagedData]
+    static let rows = [
+        libraryWarning, moreWarnings, directoryLoop, directoryCut, truncatedData, damagedData, incompleteData,
+    ]
 
     /// The rule for libtiff's error `message` while reading a strip or tile.
     static func readFailure(_ message: String) -> WarningRule {

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import PixpipeImage
+
+/// The TIFF encoder and decoder together: exact round trips, metadata, pages, limits, damage.
+@Suite("TIFF codec: round trips, metadata, pages, limits, damage")
+struct TIFFCodecTests {
+    static let formats: [PixelFormat] = [
+        .gray8, .grayAlpha8, .rgb8, .rgba8, PixelFormat(layout: .gray, bitsPerSample: 16),
+        PixelFormat(layout: .rgba, bitsPerSample: 16),
+    ]
+
+    @Test("every pixel format round-trips exactly, with each compression", arguments: formats)
+    func roundTrip(_ format: PixelFormat) throws {
+        let image = TestImages.noise(width: 37, height: 23, format: format)
+        for compression in TIFFEncodeOptions.Compression.allCases {
+            let data = try image.encoded(as: .tiff(TIFFEncodeOptions(compression: compression)))
+            #expect(ImageFormat.sniff(data) == .tiff)
+            let decoded = try Image(data: data, options: DecodeOptions(keeps16Bit: true))
+            #expect(decoded.pixelFormat == format)
+            #expect(decoded.pixels == image.pixels, "\(format) \(compression)")
+        }
+        // Without keeps16Bit, 16-bit samples are reduced to their high byte, as for PNG.
+        let reduced = try Image(data: try image.encoded(as: .tiff))
+        #expect(reduced.pixelFormat.bitsPerSample == 8)
+        #expect(reduced.pixels == image.samples8)
+    }
+
+    @Test("ICC profile, XMP, resolution and orientation are written and read back")
+    func metadataRoundTrip() throws {
+        var image = TestImages.noise(width: 12, height: 8, format: .rgb8)
+        let xmp = Array("<x:xmpmeta xmlns:x='adobe:ns:meta/'/>".utf8)
+        image.metadata.iccProfile = TestImages.iccProfile()
+        image.metadata.xmp = xmp
+        image.metadata.dotsPerInch = .init(x: 300, y: 150)
+        image.metadata.orientation = .right
+        let data = try image.encoded(as: .tiff)
+        let decoded = try Image(data: data)
+        #expect(decoded.metadata.iccProfile == TestImages.iccProfile())
+        #expect(decoded.metadata.xmp == xmp)
+        #expect(decoded.metadata.dotsPerInch == .init(x: 300, y: 150))
+        #expect(decoded.metadata.orientation == .right)
+        #expect(decoded.metadata.exif.map { EXIFReader.orientation(tiff: $0) } == .right)
+        #expect(decoded.metadata.sourceFormat == .tiff && decoded.metadata.sourceBitDepth == 8)
+        let info = try Image.info(data: data)
+        #expect(info.width == 12 && info.height == 8 && info.metadata.orientation == .right)
+        // Without the options, none of it is written.
+        let bare = try Image(
+            data: try image.encoded(
+                as: .tiff(TIFFEncodeOptions(includesICCProfile: false, includesXMP: false, writesOrientation: false))))
+        #expect(bare.metadata.iccProfile == nil && bare.metadata.xmp == nil && bare.metadata.orientation == .up)
+    }
+
+    @Test("pages of different sizes: info lists them, AnimationReader gives each at its own size")
+    func pages() throws {
+        let images = [
+            TestImages.noise(width: 30, height: 20, format: .rgb8),
+            TestImages.noise(width: 7, height: 9, format: .gray8),
+            TestImages.noise(width: 16, height: 4, format: .rgba8),
+        ]
+        let data = try TIFFEncoder.encode(images, options: TIFFEncodeOptions())
+        let info = try Image.info(data: data)
+        #expect(info.imageCount == 3 && info.animation == nil)
+        #expect(info.pages.map(\.width) == [30, 7, 16] && info.pages.map(\.height) == [20, 9, 4])
+        #expect(info.pages.map(\.pixelFormat) == [.rgb8, .gray8, .rgba8])
+        #expect(try Image(data: data).pixels == images[0].pixels)
+        let reader = try AnimationReader(data: data)
+        #expect(reader.frameCount == 3 && reader.canvasWidth == 30 && reader.canvasHeight == 20)
+        let frames = try reader.allFrames()
+        #expect(frames.map(\.image.pixels) == images.map(\.pixels))
+        #expect(frames.map(\.index) == [0, 1, 2])
+        // The frame limit and the pixels of every page together are checked before any page is decoded.
+        #expect(throws: ImageDecodingError.tooManyFrames(count: 3, limit: 2)) {
+            try AnimationReader(data: data, options: DecodeOptions(frameLimit: 2))
+        }
+        #expect(throws: ImageDecodingError.self) {
+            try AnimationReader(data: data, options: DecodeOptions(animationPixelLimit: 600 + 63 + 64 - 1))
+        }
+        // encodeAnimation writes frames as pages.
+        let animated = try ImageEncoding.tiff.encodeAnimation(
+            images.prefix(1).map { AnimationFrame(index: 0, image: $0, duration: .zero) } + [
+                AnimationFrame(index: 1, image: images[0], duration: .zero)
+            ])
+        #expect(try Image.info(data: animated).imageCount == 2)
+    }
+
+    @Test("the pixel limit is checked from the header, before any decoding")
+    func pixelLimit() throws {
+        let data = try TestImages.noise(width: 40, height: 30, format: .rgb8).encoded(as: .tiff)
+        #expect(throws: ImageDecodingError.tooLarge(width: 40, height: 30, limit: 1000)) {
+            try Image(data: data, options: DecodeOptions(pixelLimit: 1000))
+        }
+    }
+
+    @Test("cut at every offset: strict throws a typed error, lenient keeps what is whole or throws, never crashes")
+    func truncation() throws {
+        let image = TestImages.noise(width: 300, height: 300, format: .rgb8)
+        for compression in TIFFEncodeOptions.Compression.allCases {
+            let data = try image.encoded(as: .tiff(TIFFEncodeOptions(compression: compression)))
+            for cut in stride(from: 0, to: data.count, by: max(1, data.count / 97)) {
+                let prefix = data.prefix(cut)
+                #expect(throws: ImageDecodingError.self) { try Image(data: prefix) }
+                // libtiff writes the directory after the strips: a cut file has lost it, so lenient mode
+                // has nothing to keep either, and says so with a typed error.
+                if let lenient = try? Image(data: prefix, options: DecodeOptions(strictness: .lenient)) {
+                    #expect(lenient.metadata.warnings.contains { $0.losesPixels })
+                }
+            }
+        }
+    }
+
+    @Test("lenient decoding of the corpus's truncated strips keeps the whole strips before the cut")
+    func truncatedCorpusFile() throws {
+        guard Corpora.isAvailable else { return }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("tiff", "gen-truncated-strips.tif")))
+        #expect(throws: ImageDecodingError.self) { try Image(data: data) }
+        let image = try Image(data: data, options: DecodeOptions(strictness: .lenient))
+        let warning = try #require(image.metadata.warnings.first { $0.code == "tiff-truncated" })
+        #expect(warning.kind == .truncated)
+        // The rows from the failing strip on are zero, the ones before are the picture's.
+        let rowBytes = image.bytesPerRow
+        let lastNonZeroRow = (image.pixels.lastIndex { $0 != 0 } ?? 0) / rowBytes
+        #expect(lastNonZeroRow > 0 && lastNonZeroRow < image.height - 1)
+    }
+
+    @Test("random damage never crashes; every failure is a typed error")
+    func damage() throws {
+        let image = TestImages.noise(width: 64, height: 48, format: .rgba8)
+        for compression in TIFFEncodeOptions.Compression.allCases {
+            let data = [UInt8](try image.encoded(as: .tiff(TIFFEncodeOptions(compression: compression))))
+            var state: UInt32 = 7
+            for _ in 0..<60 {
+                var damaged = data
+                for _ in 0..<4 {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    damaged[Int(state >> 8) % damaged.count] ^= UInt8(truncatingIfNeeded: state >> 3) | 1
+                }
+                for strictness in [DecodeOptions.Strictness.strict, .lenient] {
+                    _ = try? Image(data: Data(damaged), options: DecodeOptions(strictness: strictness))
+                    _ = try? Image.info(data: Data(damaged))
+                    _ = try? AnimationReader(data: Data(damaged)).allFrames()
+                }
+            }
+        }
+    }
+
+    @Test("floating-point samples are refused with a typed error naming them")
+    func floatRefused() throws {
+        guard Corpora.isAvailable else { return }
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: Corpora.path("tiff", "libtiff-test_float64_predictor2_le_lzw.tif")))
+        #expect(throws: ImageDecodingError.unsupportedFeature(
+            format: .tiff, feature: "floating-point samples (SampleFormat 3) at 64 bits")) { try Image(data: data) }
+    }
+
+    @Test("every corpus file, cut at many offsets, decodes or throws a typed error in both modes")
+    func corpusTruncation() throws {
+        for name in Corpora.files(in: "tiff", where: { $0.hasSuffix(".tif") || $0.hasSuffix(".tiff") }) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("tiff", name)))
+            guard data.count < 400_000 else { continue }
+            for cut in stride(from: 0, to: data.count, by: max(1, data.count / 13)) {
+                for strictness in [DecodeOptions.Strictness.strict, .lenient] {
+                    _ = try? Image(data: data.prefix(cut), options: DecodeOptions(strictness: strictness))
+                }
+            }
+        }
+    }
+
+    @Test("the warning table's codes are unique and TIFF-prefixed")
+    func warningTable() {
+        let codes = TIFFWarningTable.rows.map(\.code)
+        #expect(Set(codes).count == codes.count)
+        #expect(codes.allSatisfy { $0.hasPrefix("tiff-") })
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// TIFF encoder settings.
 public struct TIFFEncodeOptions: ImageEncodeOptions {
     /// TIFF.
@@ -42,4 +44,13 @@ extension ImageEncoding {
     public static var tiff: ImageEncoding { .tiff(TIFFEncodeOptions()) }
     /// TIFF with `options`.
     public static func tiff(_ options: TIFFEncodeOptions) -> ImageEncoding { ImageEncoding(options) }
+}
+
+extension ImageEncoding {
+    /// Encodes `images` as the pages of one file, each at its own size (TIFF only; other formats throw
+    /// ``ImageEncodingError/unsupportedFormat(_:)``), where ``encodeAnimation(_:loopCount:)`` needs one size.
+    public func encodePages(_ images: [Image]) throws(ImageEncodingError) -> Data {
+        guard let options = options as? TIFFEncodeOptions else { throw .unsupportedFormat(format) }
+        return try TIFFEncoder.encode(images, options: options)
+    }
 }

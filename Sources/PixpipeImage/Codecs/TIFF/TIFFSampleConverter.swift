@@ -53,6 +53,11 @@ struct TIFFSampleConverter {
         let outChannels = layout.output.channels
         let alpha = layout.alphaIndex
         let unpremultiply = alpha != nil && layout.associatedAlpha
+        if layout.bits == layout.output.bitsPerSample, !invert, !unpremultiply, spp == outChannels {
+            // Stored as output: one copy.
+            destination.copyMemory(from: source, byteCount: layout.width * layout.output.bytesPerPixel)
+            return
+        }
         if layout.bits == 8 {
             let from = source.assumingMemoryBound(to: UInt8.self)
             let out = destination.assumingMemoryBound(to: UInt8.self)

@@ -126,7 +126,8 @@ let package = Package(
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeTIFF", "CLibLCMS2",
+            dependencies: [
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeTIFF", "CLibLCMS2",
                 "PixpipeLocking",
             ]),
         // Typed requests over a pluggable transport. Knows nothing of images.

@@ -159,7 +159,8 @@ struct AnimationCommandTests {
         let refused = try pixpipe.run(["thumbnail", "--animated", "--format", "png", Self.variableDelay, "--out", out])
         #expect(refused.status == 2)
         #expect(
-            refused.errors.contains("expected a format that holds animations with --animated: \(ImageFormat.animationNames)"))
+            refused.errors.contains(
+                "expected a format that holds animations with --animated: \(ImageFormat.animationNames)"))
         let avif = try pixpipe.run(["thumbnail", "--animated", "--format", "avif", Self.variableDelay, "--out", out])
         #expect(avif.status == 0, "\(avif.errors)")
         #expect(try Self.frames(of: out + "/animated_loop_variable_delay.avif").frames.count == 4)

@@ -16,13 +16,17 @@ struct TIFFBombTests {
         let executable = try #require(PixpipeExecutable.built, "the pixpipe executable is not built")
         let directory = try TemporaryDirectory()
         let input = try directory.write(Data(bytes), to: name)
-        let resolved = arguments.map { $0 == "IN" ? input : $0.replacingOccurrences(of: "DIR", with: directory.url.path) }
+        let resolved = arguments.map {
+            $0 == "IN" ? input : $0.replacingOccurrences(of: "DIR", with: directory.url.path)
+        }
         let usage = try ChildProcessUsage.measure(executable.url, resolved)
         #expect(usage.cpuTime < Self.timeLimit, "\(name) took \(usage.cpuTime) of CPU time")
         if !ChildProcessUsage.isSanitized {
             #expect(usage.peakResidentBytes < Self.memoryLimit, "\(name) peaked at \(usage.peakResidentBytes) bytes")
         }
-        print("tiff \(name) \(arguments.first ?? ""): exit \(usage.status), \(usage.cpuTime), peak \(usage.peakResidentBytes >> 20) MiB")
+        print(
+            "tiff \(name) \(arguments.first ?? ""): exit \(usage.status), \(usage.cpuTime), peak \(usage.peakResidentBytes >> 20) MiB"
+        )
         return usage
     }
 
@@ -49,7 +53,9 @@ struct TIFFBombTests {
     @Test("100,000 x 100,000 pixels in one-row strips: refused from the directory")
     func hugePage() throws {
         let bomb = Self.hugeStriped()
-        #expect(throws: ImageDecodingError.tooLarge(width: 100_000, height: 100_000, limit: DecodeOptions.defaultPixelLimit)) {
+        #expect(
+            throws: ImageDecodingError.tooLarge(width: 100_000, height: 100_000, limit: DecodeOptions.defaultPixelLimit)
+        ) {
             try Image(data: Data(bomb))
         }
         let convert = try runInChild(bomb, name: "huge.tif", ["convert", "IN", "DIR/out.png"])

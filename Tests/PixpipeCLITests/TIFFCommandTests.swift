@@ -133,7 +133,9 @@ struct TIFFCommandTests {
         #expect(first.width == 20 && first.height == 15)
 
         let picked = directory.path("picked")
-        let page = try pixpipe.run(["thumbnail", path, "--out", picked, "--size", "8", "--frame", "2", "--format", "png"])
+        let page = try pixpipe.run([
+            "thumbnail", path, "--out", picked, "--size", "8", "--frame", "2", "--format", "png",
+        ])
         #expect(page.status == 0, "\(page.errors)")
         let small = try Image(contentsOfFile: "\(picked)/pages.png")
         #expect(small.width == 6 && small.height == 8 && small.pixelFormat == .rgba8)
@@ -150,7 +152,9 @@ struct TIFFCommandTests {
         let webp = try directory.write(
             try ImageEncoding.webp(WebPEncodeOptions(lossless: true)).encodeAnimation(canvas), to: "anim.webp")
         let webpOut = directory.path("webp")
-        let third = try pixpipe.run(["thumbnail", webp, "--out", webpOut, "--size", "4", "--frame", "2", "--format", "png"])
+        let third = try pixpipe.run([
+            "thumbnail", webp, "--out", webpOut, "--size", "4", "--frame", "2", "--format", "png",
+        ])
         #expect(third.status == 0, "\(third.errors)")
         #expect(try Image(contentsOfFile: "\(webpOut)/anim.png")[x: 1, y: 1, channel: 0] == 120)
 
@@ -165,7 +169,8 @@ struct TIFFCommandTests {
         let folder = try TemporaryDirectory()
         let body = Array(try TestImages.gradient(width: 24, height: 12).encoded(as: .tiff))
         server.route("/scan", .respond(headers: ["Content-Type": "image/tiff"], body: body))
-        server.route("/cut.tif", .respond(headers: ["Content-Type": "image/tiff"], body: Array(body.prefix(body.count / 2))))
+        server.route(
+            "/cut.tif", .respond(headers: ["Content-Type": "image/tiff"], body: Array(body.prefix(body.count / 2))))
         let list = try folder.write(
             Data((server.url("/scan").absoluteString + "\n" + server.url("/cut.tif").absoluteString + "\n").utf8),
             to: "list.txt")

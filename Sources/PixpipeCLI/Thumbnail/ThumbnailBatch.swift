@@ -96,8 +96,10 @@ final class ThumbnailBatch: Sendable {
                     width: animation.width, height: animation.height, bytes: animation.data.count,
                     warnings: animation.warnings)
             }
-            let thumbnail = try pickedFrameThumbnail(job.input) ?? Thumbnailer(settings.options).thumbnail(
-                contentsOfFile: job.input)
+            let thumbnail =
+                try pickedFrameThumbnail(job.input)
+                ?? Thumbnailer(settings.options).thumbnail(
+                    contentsOfFile: job.input)
             let data = try encoder.encode(thumbnail)
             guard try publish(data, to: output) else { return .skipped }
             return .written(

@@ -12,7 +12,8 @@ import Foundation
 /// while let frame = try reader.nextFrame() { print(frame.index, frame.duration) }
 /// ```
 public final class AnimationReader {
-    /// The canvas width, the width of every frame's image.
+    /// The canvas width, the width of every frame's image; for a TIFF's pages, which may differ in size,
+    /// the first page's width (each frame's image has its own page's size).
     public var canvasWidth: Int { decoder.canvasWidth }
     /// The canvas height.
     public var canvasHeight: Int { decoder.canvasHeight }

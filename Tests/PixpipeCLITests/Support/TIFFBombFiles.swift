@@ -34,7 +34,8 @@ enum TIFFBombFiles {
         let first = 10
         let firstSize = 2 + 9 * 12 + 4
         var bytes: [UInt8] = [0x49, 0x49, 42, 0] + le32(UInt32(first)) + [128, 0]
-        let entries = grayEntries(width: 1, height: 1, rowsPerStrip: 1, compression: 1, strips: 1, offsets: 8, counts: 1)
+        let entries = grayEntries(
+            width: 1, height: 1, rowsPerStrip: 1, compression: 1, strips: 1, offsets: 8, counts: 1)
         bytes += directory(entries, next: pages > 1 ? UInt32(first + firstSize) : 0)
         bytes.reserveCapacity(bytes.count + pages * 6)
         for page in 1..<max(pages, 1) {
@@ -63,5 +64,7 @@ enum TIFFBombFiles {
     }
 
     private static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    private static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    private static func le32(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 }

@@ -150,8 +150,10 @@ struct TIFFCodecTests {
         guard Corpora.isAvailable else { return }
         let data = try Data(
             contentsOf: URL(fileURLWithPath: Corpora.path("tiff", "libtiff-test_float64_predictor2_le_lzw.tif")))
-        #expect(throws: ImageDecodingError.unsupportedFeature(
-            format: .tiff, feature: "floating-point samples (SampleFormat 3) at 64 bits")) { try Image(data: data) }
+        #expect(
+            throws: ImageDecodingError.unsupportedFeature(
+                format: .tiff, feature: "floating-point samples (SampleFormat 3) at 64 bits")
+        ) { try Image(data: data) }
     }
 
     @Test("every corpus file, cut at many offsets, decodes or throws a typed error in both modes")

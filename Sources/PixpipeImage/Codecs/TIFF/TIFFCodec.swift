@@ -126,9 +126,15 @@ struct TIFFChain {
     var warnings: [DecodeWarning] {
         switch stop {
         case .loop(let offset):
-            [TIFFWarningTable.directoryLoop.warning("the directory after page \(pages.count - 1) is at \(offset), read before")]
+            [
+                TIFFWarningTable.directoryLoop.warning(
+                    "the directory after page \(pages.count - 1) is at \(offset), read before")
+            ]
         case .cut(let offset):
-            [TIFFWarningTable.directoryCut.warning("the directory at \(offset) is not whole; pages from \(pages.count) on are missing")]
+            [
+                TIFFWarningTable.directoryCut.warning(
+                    "the directory at \(offset) is not whole; pages from \(pages.count) on are missing")
+            ]
         case .end, .overLimit: []
         }
     }

@@ -39,7 +39,8 @@ enum TIFFDecoder {
         if let incomplete = rows.incomplete {
             guard options.strictness == .lenient else { throw incomplete.error }
             warnings.append(
-                TIFFWarningTable.incompleteData.warning("\(incomplete.error); from row \(incomplete.row), as libtiff filled it"))
+                TIFFWarningTable.incompleteData.warning(
+                    "\(incomplete.error); from row \(incomplete.row), as libtiff filled it"))
         }
         if let failure = rows.failure {
             guard options.strictness == .lenient else { throw failure.error }

@@ -18,7 +18,8 @@ enum TIFFEncoder {
         // counted on), BigTIFF.
         let totalBytes = images.reduce(0) { $0 + $1.pixels.count }
         guard let writer = pxp_tiff_open_writer(totalBytes > 0xF000_0000 ? 1 : 0) else {
-            throw .libraryFailure(format: .tiff, reason: pxp_tiff_load_error().map { String(cString: $0) } ?? "no memory")
+            throw .libraryFailure(
+                format: .tiff, reason: pxp_tiff_load_error().map { String(cString: $0) } ?? "no memory")
         }
         defer { pxp_tiff_close(writer) }
         guard pxp_tiff_is_open(writer) != 0 else { throw failure(writer) }

@@ -73,7 +73,8 @@ struct TIFFPageLayout {
         // LogLuv (32844, 32845) stores its own encoding, which libtiff's RGBA interface converts.
         guard sampleFormat == 1 || sampleFormat == 4 || photometric == 32844 || photometric == 32845 else {
             let name = sampleFormat == 3 ? "floating-point" : sampleFormat == 2 ? "signed integer" : "complex"
-            throw .unsupportedFeature(format: .tiff, feature: "\(name) samples (SampleFormat \(sampleFormat)) at \(bits) bits")
+            throw .unsupportedFeature(
+                format: .tiff, feature: "\(name) samples (SampleFormat \(sampleFormat)) at \(bits) bits")
         }
         var color: Color?
         var channels = 1
@@ -87,7 +88,8 @@ struct TIFFPageLayout {
             color = .palette(Self.palette(page, bits: bits))
         case 5 where (bits == 8 || bits == 16) && page.ink_set != 2:
             if Int(page.samples_per_pixel) - extra == 4 {
-                let made = JPEGCMYKConversion.make(iccProfile: TIFFMetadata.bytes(page.icc, page.icc_size), inverted: false)
+                let made = JPEGCMYKConversion.make(
+                    iccProfile: TIFFMetadata.bytes(page.icc, page.icc_size), inverted: false)
                 color = .cmyk(made.conversion)
                 if let warning = made.warning { warnings.append(warning) }
                 channels = 4
@@ -108,8 +110,12 @@ struct TIFFPageLayout {
             colorChannels = channels
             alphaIndex = hasAlpha && spp > channels ? channels : nil
             associatedAlpha = firstExtra == 1
-            let deep = bits == 16 && keeps16Bit && { if case .gray = color { true } else if case .rgb = color { true } else { false } }()
-            let outChannels = (channels == 1 && { if case .gray = color { true } else { false } }() ? 1 : 3) + (alphaIndex == nil ? 0 : 1)
+            let deep =
+                bits == 16 && keeps16Bit
+                && { if case .gray = color { true } else if case .rgb = color { true } else { false } }()
+            let outChannels =
+                (channels == 1 && { if case .gray = color { true } else { false } }() ? 1 : 3)
+                + (alphaIndex == nil ? 0 : 1)
             output = PixelFormat(layout: PixelLayout(channels: outChannels) ?? .rgb, bitsPerSample: deep ? 16 : 8)
             return
         }

@@ -127,7 +127,8 @@ final class TIFFRowBand {
             let strip = pxp_tiff_compute_strip(handle.handle, UInt32(bandStart), UInt16(plane))
             let read = pxp_tiff_read_strip(handle.handle, strip, piece.baseAddress, Int64(expected))
             guard read >= Int64(expected) else { return false }
-            interleave(plane: plane, from: UnsafeRawPointer(piece.baseAddress!), sourceRowBytes: planeRowBytes,
+            interleave(
+                plane: plane, from: UnsafeRawPointer(piece.baseAddress!), sourceRowBytes: planeRowBytes,
                 x: 0, columns: layout.width, rows: bandCount)
         }
         return true
@@ -148,7 +149,8 @@ final class TIFFRowBand {
                 guard read > 0 else { return false }
                 let source = UnsafeRawPointer(piece.baseAddress!)
                 if layout.isPlanar {
-                    interleave(plane: plane, from: source, sourceRowBytes: tileRowBytes, x: x, columns: columns,
+                    interleave(
+                        plane: plane, from: source, sourceRowBytes: tileRowBytes, x: x, columns: columns,
                         rows: bandCount)
                 } else if layout.bits >= 8 {
                     let bytes = columns * layout.samplesPerPixel * layout.bits / 8

@@ -169,10 +169,81 @@ struct TIFFCodecTests {
         }
     }
 
+    @Test("random damage to every small corpus file: a typed error or an image, in both modes, never a crash")
+    func corpusDamage() throws {
+        var state: UInt32 = 11
+        for name in Corpora.files(in: "tiff", where: { $0.hasSuffix(".tif") || $0.hasSuffix(".tiff") }) {
+            let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Corpora.path("tiff", name))))
+            guard data.count < 100_000 else { continue }
+            for _ in 0..<24 {
+                var damaged = data
+                for _ in 0..<3 {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    // Mostly the first kilobytes, where the header and directories usually are.
+                    let range = state & 1 == 0 ? min(damaged.count, 2048) : damaged.count
+                    damaged[Int(state >> 9) % range] ^= UInt8(truncatingIfNeeded: state >> 2) | 1
+                }
+                let bytes = Data(damaged)
+                // Damage can declare a huge page: small limits keep a debug build's decodes short.
+                let options = DecodeOptions(pixelLimit: 1 << 20, strictness: .lenient, animationPixelLimit: 1 << 21)
+                _ = try? Image.info(data: bytes)
+                _ = try? Image(data: bytes, options: options)
+                _ = try? AnimationReader(data: bytes, options: options).allFrames()
+                _ = try? Thumbnailer(.init(size: .box(32), pixelLimit: 1 << 20, sourcePixelLimit: 1 << 22))
+                    .thumbnail(data: bytes)
+            }
+        }
+    }
+
     @Test("the warning table's codes are unique and TIFF-prefixed")
     func warningTable() {
         let codes = TIFFWarningTable.rows.map(\.code)
         #expect(Set(codes).count == codes.count)
         #expect(codes.allSatisfy { $0.hasPrefix("tiff-") })
+    }
+}
+
+/// The EXIF block a TIFF page's EXIF directory becomes.
+@Suite("TIFF EXIF: the page's EXIF and GPS directories re-serialised as a block")
+struct TIFFEXIFTests {
+    /// The ASCII value of `tag` in the directory `pointerTag` of IFD0 points to, in a little-endian block.
+    static func ascii(_ block: [UInt8], directory pointerTag: UInt16, tag: UInt16) -> String? {
+        func u16(_ at: Int) -> Int { Int(block[at]) | Int(block[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        func entries(_ at: Int) -> [(tag: Int, type: Int, count: Int, field: Int)] {
+            (0..<u16(at)).map { index in
+                let entry = at + 2 + index * 12
+                return (u16(entry), u16(entry + 2), u32(entry + 4), entry + 8)
+            }
+        }
+        guard block.starts(with: [0x49, 0x49, 42, 0]),
+            let pointer = entries(u32(4)).first(where: { $0.tag == Int(pointerTag) }),
+            let entry = entries(u32(pointer.field)).first(where: { $0.tag == Int(tag) }), entry.type == 2
+        else { return nil }
+        let start = entry.count <= 4 ? entry.field : u32(entry.field)
+        return String(decoding: block[start..<(start + entry.count)].prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    @Test("the corpus file with EXIF and GPS directories: both are in the block, with their values")
+    func exifAndGPS() throws {
+        guard Corpora.isAvailable else { return }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("tiff", "libtiff-custom_dir_EXIF_GPS.tiff")))
+        let image = try Image(data: data)
+        let block = try #require(image.metadata.exif)
+        #expect(EXIFReader.orientation(tiff: block) == .up)
+        // DateTimeOriginal (0x9003) in the EXIF directory, GPSVersionID's neighbour GPSLatitudeRef absent:
+        // the GPS directory is found by its pointer.
+        #expect(Self.ascii(block, directory: 34665, tag: 0x9003) == "N13-String-13_ttttt")
+        #expect(try Image.info(data: data).metadata.exif == block)
+    }
+
+    @Test("a page without EXIF gets the minimal block of its Orientation tag; none without the tag")
+    func orientationOnly() throws {
+        var image = TestImages.noise(width: 4, height: 4, format: .gray8)
+        image.metadata.orientation = .left
+        let decoded = try Image(data: try image.encoded(as: .tiff))
+        #expect(decoded.metadata.exif == EXIFOrientationWriter.minimalBlock(orientation: .left))
+        image.metadata.orientation = .up
+        #expect(try Image(data: try image.encoded(as: .tiff)).metadata.exif == nil)
     }
 }

@@ -42,7 +42,7 @@ struct TIFFCodec: ImageCodec {
         }
         return ImageInfo(
             format: .tiff, width: Int(page.width), height: Int(page.height), pixelFormat: pixelFormat,
-            metadata: TIFFMetadata.metadata(of: page, warnings: warnings), imageCount: max(1, structure.pages.count),
+            metadata: TIFFMetadata.metadata(of: handle, warnings: warnings), imageCount: max(1, structure.pages.count),
             pages: pages)
     }
 

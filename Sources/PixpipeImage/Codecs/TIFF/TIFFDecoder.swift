@@ -28,7 +28,7 @@ enum TIFFDecoder {
         }
         warnings += handle.takeWarnings()
         try options.enforce(warnings, format: .tiff)
-        image.metadata = TIFFMetadata.metadata(of: handle.page, warnings: warnings)
+        image.metadata = TIFFMetadata.metadata(of: handle, warnings: warnings)
         return image
     }
 

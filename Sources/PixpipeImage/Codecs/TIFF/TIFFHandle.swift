@@ -6,6 +6,8 @@ import CPixpipeTIFF
 /// strip, a strip-offset array) are refused before they exist.
 final class TIFFHandle {
     let handle: OpaquePointer
+    /// The file's bytes, which outlive the handle.
+    let bytes: UnsafeRawBufferPointer
     /// The current directory's description.
     private(set) var page: pxp_tiff_page
     /// The current directory's index in the main chain.
@@ -24,6 +26,7 @@ final class TIFFHandle {
             throw .unsupportedFeature(format: .tiff, feature: reason)
         }
         handle = opened
+        self.bytes = bytes
         page = pxp_tiff_page()
         guard pxp_tiff_is_open(opened) != 0 else {
             // Every property is set, so the throw runs deinit, which closes the handle.

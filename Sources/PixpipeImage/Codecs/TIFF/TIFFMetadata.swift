@@ -8,8 +8,17 @@ enum TIFFMetadata {
         return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
     }
 
+    /// The metadata of `handle`'s current page, with its EXIF block (see ``TIFFEXIFBlock``).
+    static func metadata(of handle: TIFFHandle, warnings: [DecodeWarning]) -> ImageMetadata {
+        var metadata = metadata(of: handle.page, warnings: warnings)
+        if let block = TIFFEXIFBlock.block(handle.bytes, page: handle.pageIndex, orientation: metadata.orientation) {
+            metadata.exif = block
+        }
+        return metadata
+    }
+
     /// The metadata of `page`. The Orientation tag (a TIFF's own tag, the one EXIF copies) is also given as
-    /// a minimal EXIF block holding it, so that encoders writing EXIF keep it; other EXIF tags are not read.
+    /// a minimal EXIF block holding it; ``metadata(of:warnings:)-(TIFFHandle,_)`` adds the EXIF IFD.
     static func metadata(of page: pxp_tiff_page, warnings: [DecodeWarning]) -> ImageMetadata {
         var metadata = ImageMetadata(
             sourceFormat: .tiff, sourceBitDepth: Int(page.bits_per_sample), warnings: warnings)

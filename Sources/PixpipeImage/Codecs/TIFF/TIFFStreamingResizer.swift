@@ -51,7 +51,7 @@ enum TIFFStreamingResizer {
             try TIFFDecoder.collect(rows, height: layout.height, options: decodeOptions, into: &warnings)
             warnings += handle.takeWarnings()
             try decodeOptions.enforce(warnings, format: .tiff)
-            image.metadata = TIFFMetadata.metadata(of: handle.page, warnings: warnings)
+            image.metadata = TIFFMetadata.metadata(of: handle, warnings: warnings)
             return image
         }
         return try thumbnailer.finish(resized, plan: plan)

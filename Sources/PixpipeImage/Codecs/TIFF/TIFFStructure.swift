@@ -20,6 +20,8 @@ struct TIFFStructure {
         var photometric: Int?
         /// Compression (1 when absent).
         var compression = 1
+        /// Where the directory starts in the file.
+        var offset: UInt64 = 0
     }
 
     /// Why the walk stopped before a directory's next-offset of zero.
@@ -76,7 +78,9 @@ struct TIFFStructure {
                 stop = .cut(offset: offset)
                 return
             }
-            pages.append(page)
+            var located = page
+            located.offset = offset
+            pages.append(located)
             offset = next
         }
     }

@@ -33,8 +33,11 @@ public final class AnimationReader {
         }
         format = codec.format
         decoder = try codec.frameDecoder(data, options: options)
-        try options.checkAnimation(
-            width: decoder.canvasWidth, height: decoder.canvasHeight, frameCount: decoder.frameCount)
+        // Frames of their own sizes (a TIFF's pages) were checked one by one, and together, by the decoder.
+        if !decoder.framesHaveTheirOwnSizes {
+            try options.checkAnimation(
+                width: decoder.canvasWidth, height: decoder.canvasHeight, frameCount: decoder.frameCount)
+        }
     }
 
     /// The next frame, or `nil` after the last. In lenient mode a damaged or truncated frame ends the
@@ -63,6 +66,13 @@ protocol FrameDecoder: AnyObject {
     var loopCount: Int { get }
     /// The next composited frame, or `nil` after the last.
     func nextFrame() throws(ImageDecodingError) -> AnimationFrame?
+    /// Whether frames may differ in size (a TIFF's pages): the decoder then checks each frame against the
+    /// pixel limit and their sum against the animation limit itself, before any frame.
+    var framesHaveTheirOwnSizes: Bool { get }
+}
+
+extension FrameDecoder {
+    var framesHaveTheirOwnSizes: Bool { false }
 }
 
 /// A still image as a one-frame animation: what codecs without animation give ``AnimationReader``.

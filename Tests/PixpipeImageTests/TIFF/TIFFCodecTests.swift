@@ -74,9 +74,12 @@ struct TIFFCodecTests {
         #expect(throws: ImageDecodingError.tooManyFrames(count: 3, limit: 2)) {
             try AnimationReader(data: data, options: DecodeOptions(frameLimit: 2))
         }
+        // 600 + 63 + 64 pixels in all: the sum is what counts, not the first page's size times three.
         #expect(throws: ImageDecodingError.self) {
             try AnimationReader(data: data, options: DecodeOptions(animationPixelLimit: 600 + 63 + 64 - 1))
         }
+        #expect(
+            try AnimationReader(data: data, options: DecodeOptions(animationPixelLimit: 600 + 63 + 64)).frameCount == 3)
         // encodeAnimation writes frames as pages.
         let animated = try ImageEncoding.tiff.encodeAnimation(
             images.prefix(1).map { AnimationFrame(index: 0, image: $0, duration: .zero) } + [

@@ -19,6 +19,8 @@ final class TIFFFrameDecoder: FrameDecoder {
     var frameCount: Int { chain.pages.count }
     /// TIFF has no loop count: 0, as for a still image.
     var loopCount: Int { 0 }
+    /// Pages have their own sizes; ``TIFFChain/check(_:)`` checked them in init.
+    var framesHaveTheirOwnSizes: Bool { true }
 
     /// Walks the directories of `data` and checks the limits before any page.
     init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {

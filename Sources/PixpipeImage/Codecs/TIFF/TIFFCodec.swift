@@ -18,7 +18,7 @@ extension ImageFormat {
 struct TIFFCodec: ImageCodec {
     var format: ImageFormat { .tiff }
     var fileExtensions: [String] { ["tif", "tiff"] }
-    var mediaTypes: [String] { ["image/tiff", "image/tiff-fx"] }
+    var mediaTypes: [String] { ["image/tiff"] }
     var canEncode: Bool { true }
     var canEncodeAnimation: Bool { true }
 

@@ -26,6 +26,8 @@ struct JXLCodec: ImageCodec {
     var format: ImageFormat { .jxl }
     var fileExtensions: [String] { ["jxl"] }
     var mediaTypes: [String] { ["image/jxl"] }
+    var warningRules: [WarningRule] { [JXLWarningTable.animationCut, JXLWarningTable.animationDamaged] }
+    var writes16Bit: Bool { true }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }

@@ -19,6 +19,8 @@ struct TIFFCodec: ImageCodec {
     var format: ImageFormat { .tiff }
     var fileExtensions: [String] { ["tif", "tiff"] }
     var mediaTypes: [String] { ["image/tiff"] }
+    var warningRules: [WarningRule] { TIFFWarningTable.rows }
+    var writes16Bit: Bool { true }
     var canEncode: Bool { true }
     var canEncodeAnimation: Bool { true }
 

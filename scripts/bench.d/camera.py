@@ -240,10 +240,11 @@ def build(ctx, bench, py, inner, work, thumbnail_sides):
     huge = folder("tiff-huge")
     huge_dir = os.path.join(root, "tiff-huge")
     side_px = ctx.megapixels(rel(huge))
+    huge_side = int(os.path.basename(huge[0])[1:-4])  # h20000.tif
     rows.append(
         Comparison(
             name=name,
-            title=f"thumbnail one {os.path.basename(huge[0])[1:-4]} px square striped LZW TIFF to 256 px",
+            title=f"thumbnail one {huge_side:,} x {huge_side:,} striped LZW TIFF to 256 px",
             work={"megapixels": side_px, "files": 1},
             sides=skipping(
                 [

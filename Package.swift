@@ -73,6 +73,16 @@ let package = Package(
             pkgConfig: "libavif",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
+        .systemLibrary(
+            name: "CLibHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -111,10 +121,27 @@ let package = Package(
             dependencies: [.target(name: "CLibAVIF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/AVIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libheif behind `pxp_heif_` wrappers, loaded with dlopen on first use on Linux (libde265, x265, aom
+        // and dav1d behind it are mapped only when a HEIF file is met); linked as usual elsewhere.
+        .target(
+            name: "CPixpipeHEIF",
+            dependencies: [.target(name: "CLibHEIF", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/HEIF",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libjxl and libjxl_threads behind `pxp_` wrappers, loaded with dlopen on first use on Linux (so that a
+        // process that never meets a JPEG XL file does not load libjxl, libhwy, libbrotli and libstdc++).
+        .target(
+            name: "CPixpipeJXL",
+            dependencies: [.target(name: "CLibJXL", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/JXL",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
-            dependencies: ["CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CLibLCMS2", "PixpipeLocking"]),
+            dependencies: [
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CLibLCMS2",
+                "PixpipeLocking",
+            ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),
         // The one place that joins images and HTTP.
@@ -150,17 +177,12 @@ let package = Package(
             name: "FuzzFrames", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzFrames"),
         .executableTarget(
             name: "FuzzThumbnail", dependencies: ["PixpipeImage", "FuzzSupport"], path: "Sources/Fuzz/FuzzThumbnail"),
-        // One codec each (inputs of other formats are dropped): CodecFuzzing is their shared body.
+        // One codec of the table per run, named by `PIXPIPE_FUZZ_FORMAT` (inputs of other formats are dropped);
+        // `scripts/fuzz` runs it once per decodable format. CodecFuzzing is its body.
         .target(name: "FuzzCodecSupport", dependencies: ["PixpipeImage"], path: "Sources/Fuzz/FuzzCodecSupport"),
         .executableTarget(
-            name: "FuzzWebP", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzWebP"),
-        .executableTarget(
-            name: "FuzzGIF", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzGIF"),
-        .executableTarget(
-            name: "FuzzAVIF", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
-            path: "Sources/Fuzz/FuzzAVIF"),
+            name: "FuzzCodec", dependencies: ["PixpipeImage", "FuzzSupport", "FuzzCodecSupport"],
+            path: "Sources/Fuzz/FuzzCodec"),
         .executableTarget(
             name: "FuzzURLList", dependencies: ["Pixpipe", "FuzzSupport"], path: "Sources/Fuzz/FuzzURLList"),
         .executableTarget(

@@ -1,7 +1,7 @@
 // pixpipe-examples: writes the built-in example images that `scripts/demo` works on, using only
 // Pixpipe's public API. It doubles as a compiled example of the library (the README quotes it).
 //
-//   pixpipe-examples DIR    writes photo.jpg, rotated.jpg, logo.png, deep.png, broken.jpg into DIR
+//   pixpipe-examples DIR    writes photo.jpg, rotated.jpg, phone.heic, logo.png, deep.png, broken.jpg into DIR
 import Foundation
 import Pixpipe
 
@@ -72,6 +72,14 @@ do {
     sideways.metadata.orientation = .right
     let rotated = try sideways.encoded(as: .jpeg(quality: 90))
     try write(rotated, to: directory, "rotated.jpg")
+
+    // An iPhone-like HEIC: the picture stored turned, with an `irot` box saying how to show it upright,
+    // tagged Display P3 (phones shoot in P3). Written by Pixpipe's own HEIC encoder, at 1200x800 so the demo
+    // stays fast.
+    var phone = makePicture(width: 1200, height: 800).transformed(by: .left)
+    phone.metadata.orientation = .right
+    phone.metadata.iccProfile = ColorProfile.displayP3.iccData
+    try write(phone.encoded(as: .heif(quality: 80)), to: directory, "phone.heic")
 
     try write(makeLogo(size: 512).encoded(as: .png), to: directory, "logo.png")
     try write(makeDeepRamp(width: 1024, height: 64).encoded(as: .png), to: directory, "deep.png")

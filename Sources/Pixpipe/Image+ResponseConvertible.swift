@@ -3,7 +3,7 @@ import PixpipeHTTP
 import PixpipeImage
 
 extension Image: ResponseConvertible {
-    /// Decodes a body in any format the codec table decodes (PNG, JPEG, WebP, GIF, AVIF, ...), the format
+    /// Decodes a body in any format the codec table decodes (`pixpipe formats` lists them), the format
     /// sniffed from the bytes (never from `Content-Type`); an animation gives its first frame.
     ///
     /// `Request<Image>` keeps the default ``ResponseConvertible/defaultAcceptableContentTypes`` (`nil`, any

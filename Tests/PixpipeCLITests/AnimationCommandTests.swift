@@ -127,7 +127,7 @@ struct AnimationCommandTests {
             "convert", "--lossless", "--frame", "0", Self.variableDelay, directory.path("a.jpg"),
         ])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.errors.contains("--lossless only applies to webp or avif output; ignored for jpeg"))
+        #expect(result.errors.contains("--lossless only applies to webp, avif or jxl output; ignored for jpeg"))
     }
 
     @Test("thumbnail --animated writes every frame, resized alike, as an animated WebP")
@@ -158,7 +158,7 @@ struct AnimationCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { !$0.hasSuffix(".webp") })
         let refused = try pixpipe.run(["thumbnail", "--animated", "--format", "png", Self.variableDelay, "--out", out])
         #expect(refused.status == 2)
-        #expect(refused.errors.contains("expected a format that holds animations with --animated: webp or avif"))
+        #expect(refused.errors.contains("expected a format that holds animations with --animated: webp, avif or jxl"))
         let avif = try pixpipe.run(["thumbnail", "--animated", "--format", "avif", Self.variableDelay, "--out", out])
         #expect(avif.status == 0, "\(avif.errors)")
         #expect(try Self.frames(of: out + "/animated_loop_variable_delay.avif").frames.count == 4)

@@ -1,7 +1,7 @@
 import Foundation
 import PixpipeImage
 
-/// The body of the one-codec fuzz targets (FuzzWebP, FuzzGIF, FuzzAVIF): every way in to one decoder.
+/// The body of the one-codec fuzz target (FuzzCodec, one run per format of the codec table): every way in to one decoder.
 ///
 /// Inputs that do not sniff as the target's format are dropped at once, so the fuzzer's time goes to that
 /// codec alone (FuzzDecode and FuzzFrames cover the sniffing between formats). A kept input is read by

@@ -20,6 +20,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownCommand(String, suggestion: String?)
     /// No command was given.
     case missingCommand
+    /// An option that cannot apply to this input or with these other options; `reason` says why.
+    case inapplicableOption(String, reason: String)
 
     /// A one-line explanation for people.
     var description: String {
@@ -39,6 +41,7 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(name)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
         case .missingCommand: "no command given"
+        case .inapplicableOption(let option, let reason): "option '\(option)' \(reason)"
         }
     }
 }

@@ -14,6 +14,14 @@ struct Conversion {
 
     /// `data` converted as the settings say.
     func output(for data: Data) throws -> Data {
+        let pixelLimit = settings.decodeOptions.pixelLimit
+        if settings.recompressesJPEG { return try JPEGXL.recompressing(jpeg: data, pixelLimit: pixelLimit) }
+        if settings.format == .jpeg, settings.asksNoProcessing, ImageFormat.sniff(data) == .jxl,
+            JPEGXL.hasReconstructionData(data)
+        {
+            // The JPEG the file was made from, byte for byte, rather than a decode and a re-encode.
+            return try JPEGXL.reconstructedJPEG(from: data, pixelLimit: pixelLimit)
+        }
         // A header the info read cannot parse still gets the decoder's own, more precise, error below.
         let frameCount = (try? Image.info(data: data, options: settings.decodeOptions))?.animation?.frameCount ?? 1
         if let index = settings.frame {

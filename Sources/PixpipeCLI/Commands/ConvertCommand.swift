@@ -29,6 +29,10 @@ struct ConvertCommand: Command {
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
         still, with its delay and the loop count. Other formats get the first frame, with a note on stderr;
         --frame N (from 0) writes frame N alone. --lossless writes \(ImageFormat.losslessNames) losslessly.
+        JPEG XL: --lossless-jpeg (a JPEG input, a .jxl output) stores the JPEG's DCT coefficients with the
+        data that rebuilds the file, in a smaller file with no pixel changed; converting such a .jxl to .jpg
+        with no other option then writes back the identical JPEG bytes (any other option decodes and
+        re-encodes).
 
         Examples:
           pixpipe convert photo.png photo.jpg --quality 90
@@ -36,6 +40,7 @@ struct ConvertCommand: Command {
           pixpipe convert anim.gif anim.webp --lossless
           pixpipe convert anim.gif poster.png --frame 3
           pixpipe convert print.jpg web.jpg --profile srgb
+          pixpipe convert photo.jpg photo.jxl --lossless-jpeg
         """
     }
 
@@ -47,13 +52,19 @@ struct ConvertCommand: Command {
             .value(
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
-            .flag("progressive", help: "Write a progressive JPEG (an Adam7-interlaced PNG)."),
-            .flag("keep-16-bit", help: "Keep 16-bit samples (PNG and netpbm keep them; JPEG reduces to 8)."),
+            .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
+            .flag(
+                "keep-16-bit",
+                help: "Keep 16-bit samples where the output stores them (\(ImageFormat.sixteenBitNames)); others get 8."
+            ),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag(
                 "lossless",
                 help: "Encode losslessly where the format also has a lossy mode (\(ImageFormat.losslessNames))."),
+            .flag(
+                "lossless-jpeg",
+                help: "JPEG input to .jxl: keep the JPEG's coefficients, so converting back gives the same file."),
             .value("frame", placeholder: "N", help: "Write frame N (from 0) of an animation alone."),
             .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
             .value(
@@ -74,8 +85,19 @@ struct ConvertCommand: Command {
         let settings = try ConvertSettings(arguments, input: paths[0], output: paths[1])
         for warning in settings.ignoredOptionWarnings { console.warning(warning) }
         let source = InputSource(argument: paths[0])
+        let input: Data
         do {
-            let input = try source.data(byteLimit: settings.decodeOptions.byteLimit)
+            input = try source.data(byteLimit: settings.decodeOptions.byteLimit)
+        } catch {
+            console.error(String(describing: error), context: "convert: \(source.displayName)")
+            return .failure
+        }
+        if settings.recompressesJPEG, ImageFormat.sniff(input) != .jpeg {
+            let found = ImageFormat.sniff(input).map { "a \($0.rawValue) file" } ?? "not an image this tool reads"
+            throw .inapplicableOption(
+                "--lossless-jpeg", reason: "needs a JPEG input: \(source.displayName) is \(found)")
+        }
+        do {
             let conversion = Conversion(settings: settings, inputName: source.displayName, console: console)
             let data = try conversion.output(for: input)
             if paths[1] == "-" {

@@ -24,6 +24,11 @@ struct ConvertSettings: Sendable, Hashable {
     let resize: ThumbnailOptions?
     /// The colour conversion `--profile` asks for; `nil` keeps pixels and profile.
     let colorConversion: ColorConversion?
+    /// `--lossless-jpeg`: the JPEG input's coefficients stored in JPEG XL with what rebuilds the identical file.
+    let recompressesJPEG: Bool
+    /// Whether only the format changes: no resize, colour conversion, frame, strip, quality, progressive or
+    /// lossless option. A JPEG XL file with JPEG reconstruction data then gives back its JPEG as it was.
+    let asksNoProcessing: Bool
     /// Options given that do nothing for this output format, explained for stderr.
     let ignoredOptionWarnings: [String]
 
@@ -74,6 +79,20 @@ struct ConvertSettings: Sendable, Hashable {
         let resizeSettings = try ResizeSettings(arguments)
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }
         colorConversion = try ColorSettings(arguments).convertConversion
+
+        recompressesJPEG = arguments.isSet("lossless-jpeg")
+        if recompressesJPEG && format != .jxl {
+            throw .inapplicableOption(
+                "--lossless-jpeg", reason: "writes JPEG XL: OUT needs the .jxl extension (or --format jxl)")
+        }
+        if recompressesJPEG && (resize != nil || colorConversion != nil || arguments.isSet("frame")) {
+            throw .inapplicableOption(
+                "--lossless-jpeg", reason: "stores the JPEG as it is: it cannot resize, convert colours or pick a frame"
+            )
+        }
+        asksNoProcessing =
+            resize == nil && colorConversion == nil && !arguments.isSet("frame") && !arguments.isSet("strip")
+            && givenQuality == nil && !arguments.isSet("progressive") && !arguments.isSet("lossless")
 
         var warnings: [String] = []
         if givenQuality != nil && !format.usesQuality {

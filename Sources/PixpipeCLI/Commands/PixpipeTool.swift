@@ -5,7 +5,7 @@ struct PixpipeTool: Sendable {
 
     /// The commands, in the order `pixpipe --help` lists them.
     let commands: [any Command] = [
-        InfoCommand(), ConvertCommand(), ThumbnailCommand(), FetchCommand(), VerifyCommand(),
+        InfoCommand(), ConvertCommand(), ThumbnailCommand(), FetchCommand(), VerifyCommand(), FormatsCommand(),
     ]
     /// Where output and messages go.
     let console: Console

@@ -3,9 +3,10 @@ import Foundation
 /// One format's codec: how to recognise it, read its header, decode, verify, thumbnail and encode it.
 ///
 /// Every caller (``Image/init(data:options:)``, ``Image/info(data:options:)``, the thumbnailer, the
-/// encoder, the downloader's verification and the command line) goes through ``ImageCodecs/all``, so a new
-/// format is one folder under `Codecs/` with a type conforming to this protocol, plus one entry in that
-/// table. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
+/// encoder, the downloader's verification, the command line, the scripts' fuzz list and the codec contract
+/// test) goes through ``ImageCodecs/all``, so a new format is one folder under `Codecs/` with a type
+/// conforming to this protocol, plus one line in ``ImageCodecs/builtIn``. A library user's codec is the
+/// smaller public ``ImageDecoding``, registered at run time. Only ``format``, ``fileExtensions``, ``mediaTypes`` and ``matches(_:)`` are required; the
 /// defaults below say what a codec without a decoder or an encoder does.
 ///
 /// Strictness: a decoding codec keeps ONE warning table beside it (`Codecs/<Format>/<Format>WarningTable.swift`,
@@ -35,6 +36,11 @@ protocol ImageCodec: Sendable {
     var canEncodeAnimation: Bool { get }
     /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
     var hasLosslessMode: Bool { get }
+    /// Whether the encoder stores 16-bit samples as they are (others reduce them to 8 bits).
+    var writes16Bit: Bool { get }
+    /// Every row of the codec's warning table (`<Format>WarningTable.rows`), so that tests check every
+    /// table's codes; empty for a codec without one.
+    var warningRules: [WarningRule] { get }
 
     /// Whether `prefix` (the first ``ImageCodecs/signatureLength`` bytes, or fewer when the input is
     /// shorter) starts a file of this format. Magic bytes only.
@@ -77,6 +83,8 @@ extension ImageCodec {
     var hasProgressiveMode: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
+    var writes16Bit: Bool { false }
+    var warningRules: [WarningRule] { [] }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         throw .unsupportedFormat

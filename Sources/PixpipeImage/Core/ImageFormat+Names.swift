@@ -14,6 +14,14 @@ extension ImageFormat {
     /// The formats with a lossless mode beside a lossy one, as `--format` takes them: "webp or avif".
     package static var losslessNames: String { listed(all.filter(\.hasLosslessMode).map(\.rawValue)) }
 
+    /// The formats whose encoders have a progressive or interlaced mode, as `--format` takes them: "png or jpeg".
+    package static var progressiveNames: String { listed(all.filter(\.hasProgressiveMode).map(\.rawValue)) }
+
+    /// The formats whose encoders store 16-bit samples, as `--format` takes them: "png, ppm or pam".
+    package static var sixteenBitNames: String {
+        listed(all.filter(\.writes16Bit).map(\.rawValue))
+    }
+
     /// Every file extension of an encodable format, for messages.
     package static var writableExtensions: [String] {
         all.filter(\.canEncode).flatMap { ImageCodecs.codec(for: $0)?.fileExtensions ?? [] }
@@ -26,11 +34,28 @@ extension ImageFormat {
         self.init(name: String(fileName[fileName.index(after: dot)...]))
     }
 
+    /// The folder of the format's public test corpus under `$PIXPIPE_CORPORA` (the fuzz seeds and the
+    /// codec contract test read it): the identifier, except where the corpus is named after its source.
+    /// The one place that maps a format to its corpus.
+    package var corpusFolder: String {
+        switch rawValue {
+        case "png": "pngsuite"
+        case "jpeg": "libjpeg-turbo"
+        default: rawValue
+        }
+    }
+
+    /// Every file extension that names the format, the usual one first.
+    package var fileExtensions: [String] { ImageCodecs.codec(for: self)?.fileExtensions ?? [] }
+
     /// Whether the format's encoder reads ``StandardEncodeSettings/quality``.
     package var usesQuality: Bool { ImageCodecs.codec(for: self)?.usesQuality ?? false }
 
     /// Whether the format's encoder has a progressive (interlaced) mode.
     package var hasProgressiveMode: Bool { ImageCodecs.codec(for: self)?.hasProgressiveMode ?? false }
+
+    /// Whether the format's encoder stores 16-bit samples as they are.
+    package var writes16Bit: Bool { ImageCodecs.codec(for: self)?.writes16Bit ?? false }
 
     /// Whether the format's encoder has a lossless mode beside its lossy one.
     package var hasLosslessMode: Bool { ImageCodecs.codec(for: self)?.hasLosslessMode ?? false }

@@ -18,7 +18,8 @@ struct AVIFDecoderTests {
     func sniffing() {
         #expect(ImageFormat.sniff(Self.ftyp(major: "avif", compatible: ["mif1"])) == .avif)
         #expect(ImageFormat.sniff(Self.ftyp(major: "mif1", compatible: ["miaf", "avis"])) == .avif)
-        #expect(ImageFormat.sniff(Self.ftyp(major: "heic", compatible: ["mif1", "heix"])) == nil)
+        // A HEIC is not AVIF: ISOBMFFBrands gives it to the HEIF codec.
+        #expect(ImageFormat.sniff(Self.ftyp(major: "heic", compatible: ["mif1", "heix"])) == .heif)
         #expect(ImageFormat.sniff(Array(Self.ftyp(major: "avif", compatible: []).prefix(8))) == nil)
         #expect(ImageFormat(name: "AVIF") == .avif)
         #expect(ImageFormat.avif.mediaTypes.contains("image/avif"))

@@ -18,6 +18,8 @@ struct SampleReference: Sendable, CustomTestStringConvertible {
     let bitDepth: Int
     /// Lowercase hex SHA-256 of the samples (16-bit big-endian), or `error`.
     let digest: String
+    /// Every column of the row by its header name, for a corpus's own columns (`decoder`, `index`, `note`).
+    var columns: [String: String] = [:]
 
     var testDescription: String { frame == 0 ? file : "\(file) frame \(frame)" }
 
@@ -38,7 +40,9 @@ struct SampleReference: Sendable, CustomTestStringConvertible {
                 file: file, frame: field("frame").flatMap { Int($0) } ?? 0,
                 width: field("width").flatMap { Int($0) } ?? 0,
                 height: field("height").flatMap { Int($0) } ?? 0, channels: field("channels").flatMap { Int($0) } ?? 0,
-                bitDepth: field("bitdepth").flatMap { Int($0) } ?? 8, digest: digest)
+                bitDepth: field("bitdepth").flatMap { Int($0) } ?? 8, digest: digest,
+                columns: Dictionary(
+                    zip(header, fields.map(String.init)).map { ($0, $1) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 }

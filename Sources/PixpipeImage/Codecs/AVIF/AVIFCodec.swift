@@ -28,12 +28,13 @@ struct AVIFCodec: ImageCodec {
     var format: ImageFormat { .avif }
     var fileExtensions: [String] { ["avif", "avifs"] }
     var mediaTypes: [String] { ["image/avif", "image/avif-sequence"] }
+    var warningRules: [WarningRule] { AVIFWarningTable.rows }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
-    func matches(_ prefix: [UInt8]) -> Bool { AVIFBoxes.hasAVIFBrand(prefix) }
+    func matches(_ prefix: [UInt8]) -> Bool { ISOBMFFBrands.family(prefix) == .avif }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
         let handle = try AVIFDecoderHandle(bytes: bytes, limits: .lifted)

@@ -137,9 +137,7 @@ final class AVIFDecoderHandle {
         decoder = relaxed
         isStrict = false
         warnings.append(
-            DecodeWarning(
-                kind: .benign, code: "avif-strict-only",
-                message: "\(reason) (decoded with libavif's strict checks off)"))
+            AVIFWarningTable.strictOnly.warning("\(reason) (decoded with libavif's strict checks off)"))
         let result = try setMemoryAndParse()
         guard result == AVIF_RESULT_OK else { throw failure(result) }
     }

@@ -67,9 +67,8 @@ enum AVIFCleanAperture {
             let reason = withUnsafeBytes(of: diagnostics.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            let warning = DecodeWarning(
-                kind: .benign, code: "avif-clap-ignored",
-                message: "the clean aperture (clap) is not a whole rectangle inside the image"
+            let warning = AVIFWarningTable.clapIgnored.warning(
+                "the clean aperture (clap) is not a whole rectangle inside the image"
                     + (reason.isEmpty ? "" : ": \(reason)") + "; every pixel is shown")
             return (nil, warning)
         }

@@ -96,9 +96,7 @@ struct GIFLayout {
         switch ending {
         case .trailer: nil
         case .missingTrailer:
-            DecodeWarning(
-                kind: .benign, code: "gif-missing-trailer",
-                message: "the file ends without its trailer after its last whole frame")
+            GIFWarningTable.missingTrailer.warning("the file ends without its trailer after its last whole frame")
         case .failed(let error): Self.warning(for: error)
         }
     }

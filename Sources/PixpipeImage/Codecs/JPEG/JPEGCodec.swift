@@ -11,6 +11,9 @@ struct JPEGCodec: ImageCodec {
     var format: ImageFormat { .jpeg }
     var fileExtensions: [String] { ["jpg", "jpeg", "jpe", "jfif"] }
     var mediaTypes: [String] { ["image/jpeg", "image/pjpeg"] }
+    var warningRules: [WarningRule] {
+        JPEGWarningTable.rows.map(\.rule) + [JPEGWarningTable.unknown, JPEGWarningTable.damagedTail]
+    }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var hasProgressiveMode: Bool { true }

@@ -17,6 +17,7 @@ struct NetpbmCodec: ImageCodec {
     var mediaTypes: [String] { variant == .pam ? ["image/x-portable-arbitrarymap"] : ["image/x-portable-anymap"] }
     var canDecode: Bool { false }
     var canEncode: Bool { true }
+    var writes16Bit: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { false }
 

@@ -10,8 +10,10 @@ struct PNGCodec: ImageCodec {
     var format: ImageFormat { .png }
     var fileExtensions: [String] { ["png"] }
     var mediaTypes: [String] { ["image/png", "image/apng"] }
+    var warningRules: [WarningRule] { PNGWarningTable.rows }
     var canEncode: Bool { true }
     var hasProgressiveMode: Bool { true }
+    var writes16Bit: Bool { true }
 
     /// The eight-byte PNG signature.
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -32,7 +32,7 @@ final class WebPAnimationDecoder: FrameDecoder {
             let cut = ImageDecodingError.truncated(format: .webp, reason: "the animation ends before its last frame")
             guard options.strictness == .lenient, let whole = Self.wholeFrames(of: data) else { throw cut }
             data = whole.data
-            truncationWarning = WebPWarning.truncatedData.warning(
+            truncationWarning = WebPWarningTable.truncatedData.warning(
                 "the data ends inside frame \(whole.frames + 1) of \(container.frameCount); kept the \(whole.frames) before it"
             )
             wholeFrameCount = whole.frames

@@ -8,11 +8,12 @@ extension ImageFormat {
 /// WebP through libwebp: still and animated images, ICC and EXIF, scaled decoding for thumbnails, lossy and
 /// lossless encoding, animation encoding.
 ///
-/// Anomalies and what they cost are in ``WebPWarning``'s table.
+/// Anomalies and what they cost are in ``WebPWarningTable``.
 struct WebPCodec: ImageCodec {
     var format: ImageFormat { .webp }
     var fileExtensions: [String] { ["webp"] }
     var mediaTypes: [String] { ["image/webp"] }
+    var warningRules: [WarningRule] { WebPWarningTable.rows }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var canEncodeAnimation: Bool { true }

@@ -38,7 +38,7 @@ struct WebPContainer {
         let declared = Int(bytes.load(fromByteOffset: 4, as: UInt32.self).littleEndian)
         if declared + 8 < bytes.count {
             warnings.append(
-                WebPWarning.trailingData.warning("\(bytes.count - declared - 8) bytes after the RIFF payload"))
+                WebPWarningTable.trailingData.warning("\(bytes.count - declared - 8) bytes after the RIFF payload"))
         }
         var data = WebPData(bytes: base.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         var state = WEBP_DEMUX_PARSING_HEADER

@@ -19,7 +19,7 @@ enum WebPStillDecoder {
             // A RIFF size larger than the file makes libwebp wait for bytes that never come, even when the
             // image chunk inside is whole: decode a copy whose RIFF size is the file's, and warn.
             if let patched = patchedRIFFSize(bytes) {
-                warnings.append(WebPWarning.riffSizeTooLarge.warning("the RIFF size is larger than the file"))
+                warnings.append(WebPWarningTable.riffSizeTooLarge.warning("the RIFF size is larger than the file"))
                 let whole = try? patched.withTypedBytes { (copy) throws(ImageDecodingError) in
                     try decodeOnce(copy, container: container, options: options, scaled: scaled, warnings: warnings)
                 }
@@ -149,7 +149,7 @@ enum WebPStillDecoder {
         var metadata = baseMetadata(container)
         metadata.warnings =
             container.warnings + [
-                WebPWarning.truncatedData.warning("the data ends after \(rowsDecoded) of \(height) rows")
+                WebPWarningTable.truncatedData.warning("the data ends after \(rowsDecoded) of \(height) rows")
             ]
         return Image(width: width, height: height, pixelFormat: pixelFormat, pixels: pixels, metadata: metadata)
     }

@@ -1,0 +1,144 @@
+import CPixpipeHEIF
+import Foundation
+
+/// One libheif context over bytes that outlive it, and the primary image's handle.
+///
+/// Reading the file parses the boxes only; no HEVC data is decoded and no pixel buffer exists, so the
+/// package's limits are checked from the header (`ispe`, the grid's declared size) before any decode.
+final class HEIFContext {
+    private let context: OpaquePointer
+    /// The primary image.
+    let primary: OpaquePointer
+
+    /// Parses `bytes`, which must stay valid while the context lives. `pixelLimit` becomes libheif's own
+    /// side limit too, so it refuses a larger image (or grid) while parsing.
+    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw .truncated(format: .heif, reason: "empty input")
+        }
+        guard let context = pxp_heif_context_alloc() else {
+            // Loaded on first use (Sources/CPixpipe/HEIF): a missing library fails here, not at start-up.
+            let reason = pxp_heif_load_error().map { String(cString: $0) } ?? "libheif could not create a context"
+            throw .unsupportedFeature(format: .heif, feature: reason)
+        }
+        if let pixelLimit {
+            // libheif's limit is on each side (its default, 32,768, is kept as the most): a side can be no
+            // longer than the pixel limit. The pixel count itself is checked before any decode.
+            pxp_heif_context_set_maximum_image_size_limit(context, Int32(min(max(pixelLimit, 1), 32768)))
+        }
+        var error = pxp_heif_context_read_from_memory_without_copy(context, base, bytes.count)
+        guard error.code == heif_error_Ok else {
+            // The message lives in the context: read it before freeing.
+            let failure = HEIFFailure.error(error, pixelLimit: pixelLimit)
+            pxp_heif_context_free(context)
+            throw failure
+        }
+        var handle: OpaquePointer?
+        error = pxp_heif_context_get_primary_image_handle(context, &handle)
+        guard error.code == heif_error_Ok, let handle else {
+            let failure = HEIFFailure.error(error)
+            pxp_heif_context_free(context)
+            throw failure
+        }
+        self.context = context
+        primary = handle
+    }
+
+    deinit {
+        pxp_heif_image_handle_release(primary)
+        pxp_heif_context_free(context)
+    }
+
+    /// Width of the primary image as shown (after `irot` and `clap`).
+    var width: Int { Int(pxp_heif_image_handle_get_width(primary)) }
+    /// Height of the primary image as shown.
+    var height: Int { Int(pxp_heif_image_handle_get_height(primary)) }
+    /// Bits per luma sample of the primary image.
+    var depth: Int { max(Int(pxp_heif_image_handle_get_luma_bits_per_pixel(primary)), 8) }
+    /// Whether the primary image has an alpha auxiliary image.
+    var hasAlpha: Bool { pxp_heif_image_handle_has_alpha_channel(primary) != 0 }
+    /// Top-level images (pages) in the file.
+    var imageCount: Int { max(Int(pxp_heif_context_get_number_of_top_level_images(context)), 1) }
+
+    /// The top-level images' item IDs in the file's order.
+    var topLevelIDs: [heif_item_id] {
+        let count = Int(pxp_heif_context_get_number_of_top_level_images(context))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let filled = Int(pxp_heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(count)))
+        return Array(ids.prefix(filled))
+    }
+
+    /// A handle on the top-level image `id`; the caller releases it.
+    func handle(_ id: heif_item_id) throws(ImageDecodingError) -> OpaquePointer {
+        var handle: OpaquePointer?
+        let error = pxp_heif_context_get_image_handle(context, id, &handle)
+        guard error.code == heif_error_Ok, let handle else { throw HEIFFailure.error(error) }
+        return handle
+    }
+
+    /// The primary image's thumbnails and depth maps, with their sizes.
+    var auxiliaryImages: [AuxiliaryImage] {
+        var images: [AuxiliaryImage] = []
+        let thumbnails = Int(pxp_heif_image_handle_get_number_of_thumbnails(primary))
+        if thumbnails > 0 {
+            var ids = [heif_item_id](repeating: 0, count: thumbnails)
+            let filled = Int(pxp_heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(thumbnails)))
+            for id in ids.prefix(filled) {
+                var thumbnail: OpaquePointer?
+                guard pxp_heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok,
+                    let thumbnail
+                else { continue }
+                images.append(
+                    AuxiliaryImage(
+                        kind: .thumbnail, type: "thmb", width: Int(pxp_heif_image_handle_get_width(thumbnail)),
+                        height: Int(pxp_heif_image_handle_get_height(thumbnail))))
+                pxp_heif_image_handle_release(thumbnail)
+            }
+        }
+        let depths = Int(pxp_heif_image_handle_get_number_of_depth_images(primary))
+        if depths > 0 {
+            var ids = [heif_item_id](repeating: 0, count: depths)
+            let filled = Int(pxp_heif_image_handle_get_list_of_depth_image_IDs(primary, &ids, Int32(depths)))
+            for id in ids.prefix(filled) {
+                var depth: OpaquePointer?
+                guard pxp_heif_image_handle_get_depth_image_handle(primary, id, &depth).code == heif_error_Ok,
+                    let depth
+                else { continue }
+                images.append(
+                    AuxiliaryImage(
+                        kind: .depth, type: "auxl", width: Int(pxp_heif_image_handle_get_width(depth)),
+                        height: Int(pxp_heif_image_handle_get_height(depth))))
+                pxp_heif_image_handle_release(depth)
+            }
+        }
+        return images
+    }
+}
+
+/// How libheif's errors become ``ImageDecodingError`` cases.
+enum HEIFFailure {
+    /// The typed error for libheif's `error`.
+    static func error(_ error: heif_error, pixelLimit: Int? = nil) -> ImageDecodingError {
+        let message =
+            error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            ?? "libheif error \(error.code.rawValue)"
+        if error.subcode == heif_suberror_Security_limit_exceeded {
+            // libheif names the size it refused ("... 65535x65535 ..."); the limit is ours.
+            let size = message.split(whereSeparator: { !$0.isNumber && $0 != "x" }).first { $0.contains("x") }
+            let sides = size?.split(separator: "x").compactMap { Int($0) } ?? []
+            return .tooLarge(
+                width: sides.first ?? 0, height: sides.dropFirst().first ?? 0, limit: pixelLimit ?? 0)
+        }
+        switch error.code {
+        case heif_error_Unsupported_feature, heif_error_Unsupported_filetype:
+            return .unsupportedFeature(format: .heif, feature: message)
+        case heif_error_Invalid_input
+        where error.subcode == heif_suberror_End_of_data || message.contains("end of file")
+            || message.contains("outside of file bounds"):
+            return .truncated(format: .heif, reason: message)
+        default:
+            return .corrupt(format: .heif, reason: message)
+        }
+    }
+}

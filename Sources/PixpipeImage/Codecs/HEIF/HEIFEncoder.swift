@@ -1,0 +1,101 @@
+import CPixpipeHEIF
+import Foundation
+
+/// Writes HEIC files with libheif's x265 encoder.
+///
+/// The pixels are handed to libheif as interleaved RGB(A), which it converts to YCbCr 4:2:0 (4:4:4 when
+/// lossless); gray images are written as RGB. The ICC profile (`colr` 'prof'), EXIF and XMP items are
+/// written when the options ask for them, and ``ImageMetadata/orientation`` as `irot`/`imir`, so the
+/// stored pixels are shown turned as the orientation says.
+enum HEIFEncoder {
+    /// Encodes one image.
+    static func encode(_ image: Image, options: HEIFEncodeOptions) throws(ImageEncodingError) -> Data {
+        guard (1...100).contains(options.quality) else {
+            throw .invalidOption("HEIF quality \(options.quality) is outside 1...100")
+        }
+        let depth = options.bitDepth ?? (image.pixelFormat.bitsPerSample > 8 ? 10 : 8)
+        guard depth == 8 || depth == 10 else { throw .invalidOption("HEIF bit depth \(depth) is not 8 or 10") }
+        let hasAlpha = image.pixelFormat.layout.hasAlpha
+        let source = image.converted(
+            to: PixelFormat(layout: hasAlpha ? .rgba : .rgb, bitsPerSample: depth > 8 ? 16 : 8))
+        let chroma: heif_chroma =
+            switch (depth, hasAlpha) {
+            case (8, false): heif_chroma_interleaved_RGB
+            case (8, true): heif_chroma_interleaved_RGBA
+            case (_, false): heif_chroma_interleaved_RRGGBB_LE
+            case (_, true): heif_chroma_interleaved_RRGGBBAA_LE
+            }
+        var heifImage: OpaquePointer?
+        try check(
+            pxp_heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &heifImage))
+        guard let heifImage else { throw failure("libheif could not create an image") }
+        defer { pxp_heif_image_release(heifImage) }
+        try check(
+            pxp_heif_image_add_plane(
+                heifImage, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(depth)))
+        var stride: Int32 = 0
+        guard let plane = pxp_heif_image_get_plane(heifImage, heif_channel_interleaved, &stride) else {
+            throw failure("libheif gave no plane")
+        }
+        source.withUnsafeBytes { bytes in
+            let rowBytes = source.bytesPerRow
+            for row in 0..<source.height {
+                let destination = plane + row * Int(stride)
+                UnsafeMutableRawPointer(destination).copyMemory(
+                    from: bytes.baseAddress! + row * rowBytes, byteCount: rowBytes)
+                if depth == 10 {
+                    // 16-bit samples become 10-bit values, little-endian as the chroma names.
+                    UnsafeMutableRawPointer(destination).withMemoryRebound(
+                        to: UInt16.self, capacity: rowBytes / 2
+                    ) { words in
+                        for index in 0..<(rowBytes / 2) { words[index] = (words[index] >> 6).littleEndian }
+                    }
+                }
+            }
+        }
+        if options.includesMetadata, let icc = image.metadata.iccProfile, !icc.isEmpty {
+            try check(pxp_heif_image_set_raw_color_profile(heifImage, "prof", icc, icc.count))
+        }
+        guard let context = pxp_heif_context_alloc() else { throw failure("libheif could not create a context") }
+        defer { pxp_heif_context_free(context) }
+        var encoder: OpaquePointer?
+        try check(pxp_heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder))
+        guard let encoder else { throw failure("libheif has no HEVC encoder") }
+        defer { pxp_heif_encoder_release(encoder) }
+        if options.lossless {
+            try check(pxp_heif_encoder_set_lossless(encoder, 1))
+            try check(pxp_heif_encoder_set_parameter(encoder, "chroma", "444"))
+        } else {
+            try check(pxp_heif_encoder_set_lossy_quality(encoder, Int32(options.quality)))
+        }
+        var handle: OpaquePointer?
+        try check(
+            pxp_heif_context_encode_image(
+                context, heifImage, encoder, Int32(image.metadata.orientation.rawValue), &handle))
+        guard let handle else { throw failure("libheif gave no image handle") }
+        defer { pxp_heif_image_handle_release(handle) }
+        if options.includesMetadata {
+            if let exif = image.metadata.exif, !exif.isEmpty {
+                try check(pxp_heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count)))
+            }
+            if let xmp = image.metadata.xmp, !xmp.isEmpty {
+                try check(pxp_heif_context_add_XMP_metadata(context, handle, xmp, Int32(xmp.count)))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        try check(pxp_heif_context_write_to_memory(context, &output, &size))
+        guard let output else { throw failure("libheif wrote nothing") }
+        defer { pxp_heif_free(output) }
+        return Data(bytes: output, count: size)
+    }
+
+    private static func check(_ error: heif_error) throws(ImageEncodingError) {
+        guard error.code != heif_error_Ok else { return }
+        throw failure(error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)")
+    }
+
+    private static func failure(_ reason: String) -> ImageEncodingError {
+        .libraryFailure(format: .heif, reason: pxp_heif_load_error().map { String(cString: $0) } ?? reason)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import PixpipeImage
+
+/// What every decoding codec of the table promises, checked for each one it holds (``ImageCodecs/all``),
+/// so that a codec gets these checks by being registered: sniffing picks it, `info` agrees with a decode,
+/// a cut file is refused in strict mode and read or refused (never a crash) in lenient mode, the pixel
+/// limit is applied from the header, and every file of its corpus ends in an image or a typed error.
+///
+/// Samples: an image the codec encodes itself when it can, else the first few files of its corpus
+/// (`$PIXPIPE_CORPORA/<corpus folder>`) that sniff as its format.
+@Suite("Codec contract")
+struct CodecContractTests {
+    /// Every format the table decodes.
+    static let decodableFormats: [ImageFormat] = ImageCodecs.all.filter(\.canDecode).map(\.format)
+
+    /// Limits that keep a huge corpus file from costing the test more than a few tens of megabytes.
+    static let boundedOptions = DecodeOptions(
+        pixelLimit: 1 << 22, byteLimit: 1 << 26, frameLimit: 16, animationPixelLimit: 1 << 24)
+
+    /// The samples of `format`, named for messages.
+    static func samples(of format: ImageFormat) -> [(name: String, data: Data)] {
+        if let codec = ImageCodecs.codec(for: format), codec.canEncode,
+            let encoding = codec.standardEncoding(StandardEncodeSettings(quality: 90))
+        {
+            // With alpha where the format stores it, else without.
+            for pixelFormat in [PixelFormat.rgba8, .rgb8] {
+                let image = TestImages.noise(width: 37, height: 23, format: pixelFormat)
+                if let data = try? image.encoded(as: encoding) { return [("encoded 37x23 \(pixelFormat)", data)] }
+            }
+        }
+        return corpusFiles(of: format).prefix(3).map { ($0.name, $0.data) }
+    }
+
+    /// The corpus files of `format` that sniff as it (notes and reference tables left out).
+    static func corpusFiles(of format: ImageFormat) -> [(name: String, data: Data)] {
+        Corpora.files(in: format.corpusFolder).compactMap { name in
+            guard let data = FileManager.default.contents(atPath: Corpora.path(format.corpusFolder, name)),
+                ImageFormat.sniff(data) == format
+            else { return nil }
+            return (name, data)
+        }
+    }
+
+    @Test("the table has a decodable format and a corpus folder for each")
+    func tableIsNotEmpty() {
+        #expect(!Self.decodableFormats.isEmpty)
+        for format in Self.decodableFormats { #expect(!format.corpusFolder.isEmpty) }
+    }
+
+    @Test("sniffing picks the codec, and info agrees with a decode", arguments: decodableFormats)
+    func sniffAndInfo(format: ImageFormat) throws {
+        let samples = Self.samples(of: format)
+        guard !samples.isEmpty else { return }  // no encoder and no corpus here
+        for sample in samples {
+            #expect(ImageFormat.sniff(sample.data) == format, "\(sample.name)")
+            let info = try Image.info(data: sample.data)
+            let image = try Image(data: sample.data)
+            #expect(info.format == format, "\(sample.name)")
+            #expect(info.width == image.width && info.height == image.height, "\(sample.name)")
+            #expect(info.pixelFormat == image.pixelFormat, "\(sample.name)")
+        }
+    }
+
+    @Test("a cut file: strict throws or is whole, lenient keeps the canvas or throws", arguments: decodableFormats)
+    func truncation(format: ImageFormat) throws {
+        for sample in Self.samples(of: format) {
+            let whole = try Image(data: sample.data)
+            let bytes = [UInt8](sample.data)
+            for length in Self.cutLengths(of: bytes.count) {
+                let prefix = Data(bytes[..<length])
+                // Strict mode never returns a damaged image: an error, or (when the cut took only bytes no
+                // pixel needs, such as GIF's trailer) the same pixels with only benign warnings.
+                if let image = try? Image(data: prefix) {
+                    let same =
+                        image.width == whole.width && image.height == whole.height && image.pixels == whole.pixels
+                    #expect(same, "\(sample.name) cut at \(length) of \(bytes.count): strict returned other pixels")
+                    let kinds = image.metadata.warnings.map(\.kind)
+                    #expect(kinds.allSatisfy { $0 == .benign }, "\(sample.name) cut at \(length): \(kinds)")
+                }
+                let lenient = DecodeOptions(strictness: .lenient)
+                do {
+                    let image = try Image(data: prefix, options: lenient)
+                    // What lenient keeps is whole rows or frames of the same canvas, never a smaller image.
+                    #expect(image.width == whole.width && image.height == whole.height, "\(sample.name) at \(length)")
+                    // What a lossless codec's lenient mode keeps is whole rows as the full decode gives them; a
+                    // missing row is a fill (one pixel repeated, zero in practice), which a row of the noise sample
+                    // never is. Lossy codecs are left out: they code blocks of rows, and libjpeg and libwebp keep
+                    // the rows of a partly decoded block row, its missing blocks filled (gray for JPEG).
+                    if !format.usesQuality, image.pixelFormat == whole.pixelFormat {
+                        let row = whole.width * whole.pixelFormat.bytesPerPixel
+                        let pixel = whole.pixelFormat.bytesPerPixel
+                        let wrongRows = (0..<whole.height).filter { index in
+                            let kept = Array(image.pixels[index * row..<(index + 1) * row])
+                            let isFill = stride(from: pixel, to: row, by: pixel).allSatisfy {
+                                kept[$0..<$0 + pixel] == kept[0..<pixel]
+                            }
+                            return !isFill && kept[...] != whole.pixels[index * row..<(index + 1) * row]
+                        }
+                        #expect(
+                            wrongRows.isEmpty,
+                            "\(sample.name) cut at \(length): rows \(wrongRows) are neither whole nor a fill")
+                    }
+                } catch {
+                    _ = error.shortName
+                }
+                _ = try? Image.info(data: prefix)
+                if let reader = try? AnimationReader(data: prefix, options: lenient) {
+                    while let frame = try? reader.nextFrame() { _ = frame.image.pixels.last }
+                }
+            }
+        }
+    }
+
+    @Test("the pixel limit is applied from the header, before any pixels", arguments: decodableFormats)
+    func pixelLimit(format: ImageFormat) throws {
+        for sample in Self.samples(of: format) {
+            let info = try Image.info(data: sample.data)
+            for limit in [1, info.width * info.height - 1] {
+                let options = DecodeOptions(pixelLimit: limit)
+                #expect(throws: ImageDecodingError.tooLarge(width: info.width, height: info.height, limit: limit)) {
+                    try Image(data: sample.data, options: options)
+                }
+                #expect(throws: ImageDecodingError.self) { try Image.verify(data: sample.data, options: options) }
+                #expect(throws: ImageDecodingError.self) {
+                    let reader = try AnimationReader(data: sample.data, options: options)
+                    while try reader.nextFrame() != nil {}
+                }
+            }
+            let enough = DecodeOptions(pixelLimit: info.width * info.height)
+            #expect(try Image(data: sample.data, options: enough).width == info.width)
+        }
+    }
+
+    @Test("every corpus file ends in an image or a typed error, in both modes", arguments: decodableFormats)
+    func wholeCorpus(format: ImageFormat) {
+        let lenient = {
+            var options = Self.boundedOptions
+            options.strictness = .lenient
+            return options
+        }()
+        for file in Self.corpusFiles(of: format) {
+            _ = try? Image.info(data: file.data)
+            for options in [Self.boundedOptions, lenient] {
+                if let image = try? Image(data: file.data, options: options) {
+                    #expect(image.width > 0 && image.height > 0, "\(file.name)")
+                }
+                if let reader = try? AnimationReader(data: file.data, options: options) {
+                    while let frame = try? reader.nextFrame() { _ = frame.image.pixels.last }
+                }
+            }
+        }
+    }
+
+    /// Where to cut a file of `count` bytes: every length up to 64 (headers), then about 40 more spread
+    /// over the rest, never the whole file.
+    static func cutLengths(of count: Int) -> [Int] {
+        guard count > 1 else { return [] }
+        let small = Array(0..<min(count, 64))
+        let step = max(1, (count - 64) / 40)
+        let spread = count > 64 ? Array(stride(from: 64, to: count, by: step)) : []
+        return small + spread + [count - 1]
+    }
+}

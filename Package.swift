@@ -83,6 +83,11 @@ let package = Package(
             pkgConfig: "libjxl",
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
         ),
+        .systemLibrary(
+            name: "CLibTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]
+        ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(
             name: "CLibCrypto",
@@ -135,12 +140,19 @@ let package = Package(
             dependencies: [.target(name: "CLibJXL", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/JXL",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libtiff behind `pxp_` wrappers with per-handle error and warning handlers, loaded with dlopen on
+        // first use on Linux (linking it would map 14 more libraries at every start); linked elsewhere.
+        .target(
+            name: "CPixpipeTIFF",
+            dependencies: [.target(name: "CLibTIFF", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/TIFF",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
             dependencies: [
-                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CLibLCMS2",
-                "PixpipeLocking",
+                "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CPixpipeTIFF",
+                "CLibLCMS2", "PixpipeLocking",
             ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),

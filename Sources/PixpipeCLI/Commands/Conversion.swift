@@ -23,7 +23,8 @@ struct Conversion {
             return try JPEGXL.reconstructedJPEG(from: data, pixelLimit: pixelLimit)
         }
         // A header the info read cannot parse still gets the decoder's own, more precise, error below.
-        let frameCount = (try? Image.info(data: data, options: settings.decodeOptions))?.animation?.frameCount ?? 1
+        let info = try? Image.info(data: data, options: settings.decodeOptions)
+        let frameCount = info?.animation?.frameCount ?? 1
         if let index = settings.frame {
             return try frame(index, of: data).encoded(as: settings.encoding)
         }
@@ -34,6 +35,9 @@ struct Conversion {
             console.warning(
                 "\(inputName) has \(frameCount) frames; \(settings.format.rawValue) holds one: wrote the first "
                     + "(use --frame N to pick another)")
+        }
+        if let pages = info?.pages, pages.count > 1 {
+            console.warning("\(inputName) has \(pages.count) pages; wrote the first (use --frame N to pick another)")
         }
         let image = try Image(data: data, options: settings.decodeOptions)
         report(image.metadata.warnings)
@@ -49,22 +53,11 @@ struct Conversion {
         return try settings.encoding.encodeAnimation(frames, loopCount: reader.loopCount)
     }
 
-    /// Frame `index`, prepared; the frames before it are decoded (and dropped) because each is drawn on the
-    /// one before.
+    /// Frame (or page) `index`, prepared.
     private func frame(_ index: Int, of data: Data) throws -> Image {
-        let reader = try AnimationReader(data: data, options: settings.decodeOptions)
-        guard index < reader.frameCount else {
-            throw FrameOutOfRange(index: index, frameCount: reader.frameCount)
-        }
-        var read = 0
-        while let frame = try reader.nextFrame() {
-            read += 1
-            guard frame.index == index else { continue }
-            report(frame.image.metadata.warnings)
-            return try settings.prepared(frame.image)
-        }
-        // Lenient mode ends a damaged animation early: fewer frames than the header declared.
-        throw FrameOutOfRange(index: index, frameCount: read)
+        let frame = try AnimationReader(data: data, options: settings.decodeOptions).frame(at: index)
+        report(frame.image.metadata.warnings)
+        return try settings.prepared(frame.image)
     }
 
     private func report(_ warnings: [DecodeWarning]) {
@@ -72,7 +65,7 @@ struct Conversion {
     }
 }
 
-/// `--frame N` past the input's last frame.
+/// `--frame N` past the input's last frame or page: a usage error (exit status 2).
 struct FrameOutOfRange: Error, CustomStringConvertible {
     /// The frame asked for.
     let index: Int

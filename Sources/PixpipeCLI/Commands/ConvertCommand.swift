@@ -28,7 +28,9 @@ struct ConvertCommand: Command {
         Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
         still, with its delay and the loop count. Other formats get the first frame, with a note on stderr;
-        --frame N (from 0) writes frame N alone. --lossless writes \(ImageFormat.losslessNames) losslessly.
+        --frame N (from 0) writes frame N alone; it picks from any input the codec reads frame by frame,
+        a TIFF's pages too (a TIFF of several pages otherwise gives its first, with a note). N past the last
+        frame is a usage error (exit status 2). --lossless writes \(ImageFormat.losslessNames) losslessly.
         JPEG XL: --lossless-jpeg (a JPEG input, a .jxl output) stores the JPEG's DCT coefficients with the
         data that rebuilds the file, in a smaller file with no pixel changed; converting such a .jxl to .jpg
         with no other option then writes back the identical JPEG bytes (any other option decodes and
@@ -65,7 +67,7 @@ struct ConvertCommand: Command {
             .flag(
                 "lossless-jpeg",
                 help: "JPEG input to .jxl: keep the JPEG's coefficients, so converting back gives the same file."),
-            .value("frame", placeholder: "N", help: "Write frame N (from 0) of an animation alone."),
+            .value("frame", placeholder: "N", help: "Write frame or page N (from 0) of a multi-frame input alone."),
             .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
             .value(
                 "max-pixels", placeholder: "N",
@@ -106,6 +108,9 @@ struct ConvertCommand: Command {
                 try AtomicFileWriter.writeOutput(data, to: paths[1])
             }
             return .success
+        } catch let error as FrameOutOfRange {
+            console.error(error.description, context: "convert: \(source.displayName)")
+            return .usage
         } catch {
             console.error(String(describing: error), context: "convert: \(source.displayName)")
             return .failure

@@ -15,7 +15,10 @@ struct InfoCommand: Command {
         profile Little CMS can read, iccDescription, iccColorSpace (rgb, gray, cmyk, lab, other) and
         iccIsSRGB; and gamma, dotsPerInch and cleanAperture (an AVIF 'clap' crop: x, y, width, height in stored pixels,
         cut before the orientation is applied) when the file states them. Width and height are as stored,
-        before the crop and the orientation.
+        before the crop and the orientation. A file of several pages (TIFF) has 'images' (the page count)
+        and 'pages', one object per page with width, height and pixelFormat; the human output gives each
+        page after the first on a line of its own ("FILE: page 1: 200x150 gray8"), numbered from 0 as --frame
+        takes them.
         'warnings' lists, as "code: message", what a full decode would warn about that the header already
         shows (junk between JPEG header segments, a bad ICC segment, a damaged PNG chunk before the image
         data); without decoding it cannot see damage or junk in the scan or image data, junk before EOI,
@@ -38,6 +41,7 @@ struct InfoCommand: Command {
                 let record = InfoRecord(path: source.displayName, info: try source.info(options: options))
                 // A human line holds the file's name and the profile's own description: escaped.
                 console.printLine(json ? encoder.line(for: record) : UntrustedText.escaped(record.humanLine))
+                if !json { for line in record.pageLines { console.printLine(UntrustedText.escaped(line)) } }
             } catch {
                 status = .failure
                 console.error(error.description, context: "info: \(source.displayName)")

@@ -34,7 +34,9 @@ struct ThumbnailCommand: Command {
         given. Files are written to a temporary file and renamed, so a failure never leaves a partial
         thumbnail.
         Progress is drawn on standard error only when it is a terminal; a summary line ends the run. Errors
-        are reported per file without stopping the batch; the exit status is 1 if any input failed.
+        are reported per file without stopping the batch; the exit status is 1 if any input failed, 2 if
+        --frame N named a frame or page an input does not have (frames and pages count from 0; a still image
+        has frame 0 only).
         With --json, one JSON object per input on standard output: input, output, width, height, bytes;
         or input, output, skipped; or input, error.
         Memory: JPEGs are decoded at a reduced DCT scale and PNGs stream through the resizer, so each of
@@ -81,6 +83,7 @@ struct ThumbnailCommand: Command {
             .value(
                 "max-frames", placeholder: "N",
                 help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
+            .value("frame", placeholder: "N", help: "Thumbnail frame or page N (from 0) of multi-frame inputs."),
         ]
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
@@ -101,6 +104,8 @@ struct ThumbnailCommand: Command {
         if counts.skipped > 0 { summary += ", \(counts.skipped) skipped" }
         summary += String(format: " in %.2f s", batch.elapsed)
         console.error(summary, context: "thumbnail")
+        // `--frame` past an input's last frame is a usage error, as in `convert`.
+        if counts.framesOutOfRange > 0 { return .usage }
         return counts.failed > 0 ? .failure : .success
     }
 }

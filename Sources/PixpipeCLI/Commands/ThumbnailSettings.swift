@@ -25,6 +25,8 @@ struct ThumbnailSettings: Sendable {
     let animated: Bool
     /// `--max-frames`: the most frames an animated input kept whole may declare; `nil` for no limit.
     let frameLimit: Int?
+    /// `--frame N`: the frame or page (from 0) to thumbnail instead of the first; `nil` for the first.
+    let frame: Int?
 
     /// The format an animated input gets with `--animated` and no `--format`.
     static let defaultAnimationFormat = ImageFormat.webp
@@ -55,6 +57,7 @@ struct ThumbnailSettings: Sendable {
         frameLimit =
             try arguments.integer("max-frames", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
             ?? DecodeOptions.defaultFrameLimit
+        frame = try arguments.integer("frame", in: 0...Int.max)
         jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         // Each worker resizes one image; more threads per resize would only compete with the other workers.
         options.maximumConcurrency = jobs > 1 ? 1 : nil

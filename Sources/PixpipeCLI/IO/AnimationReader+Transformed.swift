@@ -15,4 +15,17 @@ extension AnimationReader {
         }
         return (frames, warnings)
     }
+
+    /// Frame (or page) `index`, from 0; the frames before it are decoded and dropped, because each may be
+    /// drawn on the one before. Throws ``FrameOutOfRange`` past the last frame.
+    func frame(at index: Int) throws -> AnimationFrame {
+        guard index < frameCount else { throw FrameOutOfRange(index: index, frameCount: frameCount) }
+        var read = 0
+        while let frame = try nextFrame() {
+            read += 1
+            if frame.index == index { return frame }
+        }
+        // Lenient mode ends a damaged animation early: fewer frames than the header declared.
+        throw FrameOutOfRange(index: index, frameCount: read)
+    }
 }

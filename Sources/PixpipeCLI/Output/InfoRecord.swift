@@ -46,6 +46,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let images: Int
     /// The thumbnails and depth maps stored beside the primary image; absent when there are none.
     let auxiliaryImages: [AuxiliaryImage]?
+    /// Every top-level image (a TIFF's pages) in file order, the first being the one described above;
+    /// absent when the file holds one.
+    let pages: [Page]?
     /// The warnings a full decode would give that the header already shows, as `code: message`; absent
     /// when there are none. What only the pixel data holds (see the command's help) is not seen.
     let warnings: [String]?
@@ -76,6 +79,9 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         durationMs = info.animation?.duration.map { Int(($0 / .milliseconds(1)).rounded()) }
         images = info.imageCount
         auxiliaryImages = info.auxiliaryImages.isEmpty ? nil : info.auxiliaryImages
+        pages =
+            info.pages.count > 1
+            ? info.pages.map { Page(width: $0.width, height: $0.height, pixelFormat: $0.pixelFormat.description) } : nil
         warnings = info.metadata.warnings.isEmpty ? nil : info.metadata.warnings.map(\.codeAndMessage)
     }
 
@@ -114,6 +120,23 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         }
         if let warnings { parts.append("warnings: " + warnings.joined(separator: "; ")) }
         return "\(path): " + parts.joined(separator: ", ")
+    }
+
+    /// One line for each page after the first, numbered from 0 as `--frame` takes them: `scan.tif: page 1: 200x150 gray8`.
+    var pageLines: [String] {
+        (pages ?? []).enumerated().dropFirst().map { index, page in
+            "\(path): page \(index): \(page.width)x\(page.height) \(page.pixelFormat)"
+        }
+    }
+
+    /// One top-level image's size and the pixel format a default decode of it produces.
+    struct Page: Encodable, Sendable, Hashable {
+        /// Stored width in pixels.
+        let width: Int
+        /// Stored height in pixels.
+        let height: Int
+        /// Such as `rgb8` or `gray16`.
+        let pixelFormat: String
     }
 
     private static func orientationMeaning(_ value: Int) -> String {

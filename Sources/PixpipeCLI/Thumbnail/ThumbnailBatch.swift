@@ -13,6 +13,8 @@ final class ThumbnailBatch: Sendable {
         var written = 0
         /// Inputs that failed.
         var failed = 0
+        /// Inputs that failed because `--frame` named a frame they do not have (a usage error).
+        var framesOutOfRange = 0
         /// Outputs left as they were (they existed, no `--overwrite`).
         var skipped = 0
         /// All of the above.
@@ -94,7 +96,10 @@ final class ThumbnailBatch: Sendable {
                     width: animation.width, height: animation.height, bytes: animation.data.count,
                     warnings: animation.warnings)
             }
-            let thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
+            let thumbnail =
+                try pickedFrameThumbnail(job.input)
+                ?? Thumbnailer(settings.options).thumbnail(
+                    contentsOfFile: job.input)
             let data = try encoder.encode(thumbnail)
             guard try publish(data, to: output) else { return .skipped }
             return .written(
@@ -103,6 +108,19 @@ final class ThumbnailBatch: Sendable {
         } catch {
             return .failed(ThumbnailFailure(error))
         }
+    }
+
+    /// With `--frame N`, the thumbnail of frame or page N of `input` (decoded whole under the thumbnail's
+    /// limits, then resized); `nil` without the option.
+    private func pickedFrameThumbnail(_ input: String) throws -> Image? {
+        guard let index = settings.frame else { return nil }
+        let options = settings.options
+        let decodeOptions = DecodeOptions(
+            pixelLimit: options.pixelLimit, byteLimit: options.byteLimit, strictness: options.strictness,
+            frameLimit: settings.frameLimit)
+        let data = try InputSource(argument: input).data(byteLimit: options.byteLimit)
+        let frame = try AnimationReader(data: data, options: decodeOptions).frame(at: index)
+        return try Thumbnailer(options).thumbnail(of: frame.image)
     }
 
     /// Writes the output: over the file there with `--overwrite` (the name is this source's: see
@@ -139,6 +157,7 @@ final class ThumbnailBatch: Sendable {
                 }
             case .failed(let failure):
                 state.counts.failed += 1
+                if failure.kind == ThumbnailFailure.frameOutOfRangeKind { state.counts.framesOutOfRange += 1 }
                 console.error(failure.message, context: "thumbnail: \(job.input)")
                 if settings.json {
                     console.printLine(

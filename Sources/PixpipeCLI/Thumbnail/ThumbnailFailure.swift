@@ -9,6 +9,9 @@ struct ThumbnailFailure: Sendable, Hashable {
     /// not be written, `error` for anything else.
     let kind: String
 
+    /// The kind of a `--frame N` past the input's last frame.
+    static let frameOutOfRangeKind = "frame-out-of-range"
+
     /// A failure found without an error value to name it.
     init(message: String, kind: String) {
         self.message = message
@@ -26,6 +29,7 @@ struct ThumbnailFailure: Sendable, Hashable {
             case let error as ImageProcessingError: error.shortName
             case let error as ImageColorError: error.shortName
             case is OutputWriteError: "write"
+            case is FrameOutOfRange: Self.frameOutOfRangeKind
             default: "error"
             }
     }

@@ -12,7 +12,8 @@ import Foundation
 /// while let frame = try reader.nextFrame() { print(frame.index, frame.duration) }
 /// ```
 public final class AnimationReader {
-    /// The canvas width, the width of every frame's image.
+    /// The canvas width, the width of every frame's image; for a TIFF's pages, which may differ in size,
+    /// the first page's width (each frame's image has its own page's size).
     public var canvasWidth: Int { decoder.canvasWidth }
     /// The canvas height.
     public var canvasHeight: Int { decoder.canvasHeight }
@@ -32,8 +33,11 @@ public final class AnimationReader {
         }
         format = codec.format
         decoder = try codec.frameDecoder(data, options: options)
-        try options.checkAnimation(
-            width: decoder.canvasWidth, height: decoder.canvasHeight, frameCount: decoder.frameCount)
+        // Frames of their own sizes (a TIFF's pages) were checked one by one, and together, by the decoder.
+        if !decoder.framesHaveTheirOwnSizes {
+            try options.checkAnimation(
+                width: decoder.canvasWidth, height: decoder.canvasHeight, frameCount: decoder.frameCount)
+        }
     }
 
     /// The next frame, or `nil` after the last. In lenient mode a damaged or truncated frame ends the
@@ -62,6 +66,13 @@ protocol FrameDecoder: AnyObject {
     var loopCount: Int { get }
     /// The next composited frame, or `nil` after the last.
     func nextFrame() throws(ImageDecodingError) -> AnimationFrame?
+    /// Whether frames may differ in size (a TIFF's pages): the decoder then checks each frame against the
+    /// pixel limit and their sum against the animation limit itself, before any frame.
+    var framesHaveTheirOwnSizes: Bool { get }
+}
+
+extension FrameDecoder {
+    var framesHaveTheirOwnSizes: Bool { false }
 }
 
 /// A still image as a one-frame animation: what codecs without animation give ``AnimationReader``.

@@ -16,6 +16,7 @@ public enum ImageCodecs {
         AVIFCodec(),
         HEIFCodec(),
         JXLCodec(),
+        TIFFCodec(),
         NetpbmCodec(variant: .pnm),
         NetpbmCodec(variant: .pam),
     ]

@@ -111,12 +111,17 @@ public struct ImageInfo: Sendable, Hashable {
     public var imageCount: Int
     /// The images stored beside the primary one that decoding ignores (thumbnails, depth maps), as listed.
     public var auxiliaryImages: [AuxiliaryImage]
+    /// Each top-level image's size and pixel format, in file order, when the file holds more than one
+    /// (a TIFF's pages, which may differ in size); empty otherwise.
+    public var pages: [PageInfo]
 
     /// Header facts.
     public init(
         format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, metadata: ImageMetadata,
-        animation: AnimationInfo? = nil, imageCount: Int = 1, auxiliaryImages: [AuxiliaryImage] = []
+        animation: AnimationInfo? = nil, imageCount: Int = 1, auxiliaryImages: [AuxiliaryImage] = [],
+        pages: [PageInfo] = []
     ) {
+        self.pages = pages
         self.animation = animation
         self.imageCount = imageCount
         self.auxiliaryImages = auxiliaryImages

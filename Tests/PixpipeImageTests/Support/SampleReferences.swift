@@ -20,8 +20,13 @@ struct SampleReference: Sendable, CustomTestStringConvertible {
     let digest: String
     /// Every column of the row by its header name, for a corpus's own columns (`decoder`, `index`, `note`).
     var columns: [String: String] = [:]
+    /// The tool that made the reference (a `decoder` column), when the corpus names one per row.
+    var decoder: String? = nil
 
-    var testDescription: String { frame == 0 ? file : "\(file) frame \(frame)" }
+    var testDescription: String {
+        let name = frame == 0 ? file : "\(file) frame \(frame)"
+        return decoder.map { "\(name) (\($0))" } ?? name
+    }
 
     /// The rows of `folder/references.tsv`, the columns found by name; empty without corpora.
     static func load(_ folder: String) -> [SampleReference] {
@@ -35,14 +40,18 @@ struct SampleReference: Sendable, CustomTestStringConvertible {
             func field(_ name: String) -> String? {
                 column(name).flatMap { $0 < fields.count ? String(fields[$0]) : nil }
             }
-            guard let file = field("file"), let digest = field("sha256_of_samples") else { return nil }
+            guard let file = field("file"), var digest = field("sha256_of_samples") else { return nil }
+            // A refused file may say so in its width column, the rest left blank.
+            if field("width") == "error" { digest = "error" }
             return SampleReference(
-                file: file, frame: field("frame").flatMap { Int($0) } ?? 0,
+                // `frame` for animations, `index` for a file's pages.
+                file: file, frame: (field("frame") ?? field("index")).flatMap { Int($0) } ?? 0,
                 width: field("width").flatMap { Int($0) } ?? 0,
                 height: field("height").flatMap { Int($0) } ?? 0, channels: field("channels").flatMap { Int($0) } ?? 0,
                 bitDepth: field("bitdepth").flatMap { Int($0) } ?? 8, digest: digest,
                 columns: Dictionary(
-                    zip(header, fields.map(String.init)).map { ($0, $1) }, uniquingKeysWith: { first, _ in first }))
+                    zip(header, fields.map(String.init)).map { ($0, $1) }, uniquingKeysWith: { first, _ in first }),
+                decoder: field("decoder").flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 }

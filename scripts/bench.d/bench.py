@@ -382,6 +382,14 @@ def evaluate(target, ratios, by_name):
         else:
             entry["status"] = f"{'met' if value >= target.threshold else 'missed'} (min {value:.2f} dB)"
         return entry
+    if target.metric == "peak_mb":
+        # An absolute bound (threshold: the most megabytes, 10^6 bytes) on the pixpipe side's peak memory.
+        peak = pixpipe.get("peak_bytes")
+        if not peak:
+            entry["status"] = "not measured (no peak memory)"
+        else:
+            entry["status"] = f"{'met' if peak <= target.threshold * 1e6 else 'missed'} (peak {peak / 1e6:.1f} MB)"
+        return entry
     ratio = ratios.get(target.peer, {}).get(target.metric)
     if target.side != "pixpipe":
         entry["side"] = target.side

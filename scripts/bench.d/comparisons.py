@@ -10,7 +10,8 @@ A pixpipe side names `pixpipe_subcommand` when it runs the CLI: the harness runs
 that fails. pixpipe-bench sides are skipped when they print {"skipped": ...} or fail with
 "not implemented yet".
 
-Targets come from issue 7; the WebP, AVIF and GIF rows (formats.py) have issue 16's. A ratio is
+Targets come from issue 7; the WebP, AVIF and GIF rows (formats.py) have issue 16's, the HEIC,
+JPEG XL and TIFF rows (camera.py) issue 29's. A ratio is
 peer / pixpipe: above 1 means pixpipe is faster
 (time) or smaller (memory).
 """
@@ -40,8 +41,8 @@ class Side:
 @dataclass
 class Target:
     peer: str
-    metric: str  # "time", "memory" or "psnr"
-    threshold: float  # time/memory: minimum ratio peer/pixpipe; psnr: minimum dB
+    metric: str  # "time", "memory", "psnr" or "peak_mb"
+    threshold: float  # time/memory: minimum ratio peer/pixpipe; psnr: minimum dB; peak_mb: most MB (10^6 bytes)
     text: str
     side: str = "pixpipe"  # the pixpipe side the target is about (a row may have several)
 
@@ -483,6 +484,8 @@ def build(ctx):
     # Issue 16's formats: WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
     rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
     rows += colour.build(ctx, py, work)
+    # Issue 29's camera formats: HEIC, JPEG XL and TIFF decode, thumbnail folders, a huge TIFF, convert memory.
+    rows += camera.build(ctx, bench, py, inner, work, thumbnail_sides)
     # Issue 18's scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
     rows.append(scale_row.comparison(ctx, Comparison))
     # Issue 19's image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
@@ -490,6 +493,7 @@ def build(ctx):
     return rows
 
 
+import camera  # noqa: E402 - camera.py imports the classes above
 import colour  # noqa: E402 - colour.py imports the classes above
 import formats  # noqa: E402 - formats.py imports the classes above
 import scale as scale_row  # noqa: E402 - named apart from build()'s local `scale`

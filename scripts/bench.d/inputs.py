@@ -28,6 +28,21 @@ The formats of issue 16 are a second step with its own version (FORMATS_VERSION,
     formats/gif/pan-00.gif              an animated GIF: a window panning over a Kodak photo mosaic,
                                         every frame quantized to its own palette by Pillow
     thumbs-src-webp/                    the photo folder (originals + baseline mosaics) as lossy WebP q85
+
+The camera formats of issue 29 are a third step (CAMERA_VERSION, marker .camera-<version>), made with the
+reference tools of the libraries pixpipe uses (heif-enc 1.15 with x265, cjxl 0.7, vips/libtiff 4.5) from
+12 MP (4032x3024, a phone's size) crops of Kodak mosaics:
+    formats/heic/c12-00.heic            8-bit 4:2:0 HEIC, heif-enc -q 80 (x265, one frame thread)
+    formats/jxl/c12-00.jxl              lossy JPEG XL, cjxl -d 1 (VarDCT, effort 7)
+    formats/tiff/c12-00-deflate.tif     striped RGB TIFF, Deflate with the horizontal predictor (vips tiffsave)
+    formats/tiff/c12-00-lzw.tif         the same with LZW
+    thumbs-src-heic/c12-NN.heic         10-bit Display P3 HEICs (the corpora's heif/display-p3.icc; pixels
+                                        converted to P3 by vips icc_transform), heif-enc -b 10 -q 80, one
+                                        coded image each: heif-enc 1.15 cannot write the 512x512 grids of a phone
+    thumbs-src-jxl/c12-NN.jxl           lossy JPEG XL photos, cjxl -d 1 (VarDCT: the 1/8 DC image comes first;
+                                        cjxl 0.7 writes the same bytes with -p)
+    tiff-huge/h20000.tif                one 20,000 x 20,000 striped LZW RGB TIFF (a replicated Kodak mosaic,
+                                        vips tiffsave); 10,000 x 10,000 (h10000.tif) with --quick
 """
 
 import json
@@ -53,6 +68,13 @@ FORMAT_SIZES = {
     "full": (["m6-00", "m6-01", "m24-00"], "m6-00", 40, (800, 500)),
 }
 WEBP_QUALITY = 85
+CAMERA_VERSION = "k1"
+# mode: (HEIC photos in the folder, JPEG XL photos in the folder, side of the huge TIFF)
+CAMERA_SIZES = {
+    "quick": (3, 3, 10000),
+    "full": (8, 8, 20000),
+}
+CAMERA_SIZE = (4032, 3024)
 
 
 def _tiles(corpus):
@@ -243,6 +265,89 @@ def _build_formats(root, mode, log):
         json.dump(entries, handle, indent=1, sort_keys=True)
 
 
+def _camera_photos(corpus, count):
+    """count 12 MP photos (4032x3024 crops of 6x6 Kodak mosaics), as RGB images, one at a time."""
+    tiles = _tiles(corpus)
+    for index in range(count):
+        yield _mosaic(tiles, 6, 6, seed=90000 + index).crop((0, 0) + CAMERA_SIZE)
+
+
+def _run(argv):
+    """Runs a tool quietly; its output is shown only when it fails."""
+    result = subprocess.run(argv, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(argv)} exited {result.returncode}:\n{result.stdout}{result.stderr}")
+
+
+def _build_camera(root, corpus, mode, log):
+    """HEIC, JPEG XL and TIFF inputs made by the libraries' own tools from 12 MP Kodak mosaics."""
+    heic_count, jxl_count, huge_side = CAMERA_SIZES[mode]
+    missing = [tool for tool in ("heif-enc", "cjxl", "vips") if not shutil.which(tool)]
+    if missing:
+        raise SystemExit(f"bench: the camera inputs need {', '.join(missing)} (scripts/bootstrap installs them)")
+    profile = os.path.join(os.path.dirname(corpus), "heif", "display-p3.icc")
+    if not os.path.exists(profile):
+        raise SystemExit(f"bench: the camera inputs need the Display P3 profile at {profile}")
+    entries = manifest(root)
+    folders = ("formats/heic", "formats/jxl", "formats/tiff", "thumbs-src-heic", "thumbs-src-jxl", "tiff-huge",
+               "camera-tmp")
+    for folder in folders:
+        shutil.rmtree(os.path.join(root, folder), ignore_errors=True)
+        os.makedirs(os.path.join(root, folder))
+    tmp = os.path.join(root, "camera-tmp")
+
+    def add(path, width, height):
+        entries[os.path.relpath(path, root)] = {"bytes": os.path.getsize(path), "width": width, "height": height}
+
+    width, height = CAMERA_SIZE
+    log(f"inputs: {max(heic_count, jxl_count)} photos of {width}x{height} as HEIC (10-bit P3) and JPEG XL; "
+        "one as 8-bit HEIC, JPEG XL d1 and TIFF")
+    for index, image in enumerate(_camera_photos(corpus, max(heic_count, jxl_count, 1))):
+        stem = f"c12-{index:02d}"
+        png = os.path.join(tmp, f"{stem}.png")
+        image.save(png, "PNG", compress_level=1)
+        if index == 0:
+            heic = os.path.join(root, "formats", "heic", f"{stem}.heic")
+            # One frame thread: x265's output then does not depend on the machine's cores.
+            _run(["heif-enc", "-q", "80", "-p", "x265:frame-threads=1", "-o", heic, png])
+            add(heic, width, height)
+            jxl = os.path.join(root, "formats", "jxl", f"{stem}.jxl")
+            _run(["cjxl", png, jxl, "-d", "1"])
+            add(jxl, width, height)
+            for compression, options in (("deflate", "compression=deflate,predictor=horizontal"),
+                                         ("lzw", "compression=lzw")):
+                tiff = os.path.join(root, "formats", "tiff", f"{stem}-{compression}.tif")
+                _run(["vips", "copy", png, f"{tiff}[{options}]"])
+                add(tiff, width, height)
+        if index < heic_count:
+            # 16-bit P3 pixels with the profile embedded: heif-enc writes 10 bits and the ICC profile.
+            p3 = os.path.join(tmp, f"{stem}-p3.v")
+            _run(["vips", "icc_transform", png, p3, profile, "--input-profile", "srgb", "--depth", "16",
+                  "--embedded"])
+            p3_png = os.path.join(tmp, f"{stem}-p3.png")
+            _run(["vips", "pngsave", p3, p3_png, "--compression", "1", "--profile", profile])
+            heic = os.path.join(root, "thumbs-src-heic", f"{stem}.heic")
+            _run(["heif-enc", "-b", "10", "-q", "80", "-p", "x265:frame-threads=1", "-o", heic, p3_png])
+            add(heic, width, height)
+        if index < jxl_count:
+            jxl = os.path.join(root, "thumbs-src-jxl", f"{stem}.jxl")
+            _run(["cjxl", png, jxl, "-d", "1"])
+            add(jxl, width, height)
+        for name in os.listdir(tmp):
+            os.remove(os.path.join(tmp, name))
+
+    log(f"inputs: one {huge_side} x {huge_side} striped LZW TIFF (a Kodak mosaic replicated)")
+    mosaic = _mosaic_png(root, "m6-00")
+    replicated = os.path.join(tmp, "replicated.v")
+    _run(["vips", "replicate", mosaic, replicated, str(-(-huge_side // 3072)), str(-(-huge_side // 2048))])
+    huge = os.path.join(root, "tiff-huge", f"h{huge_side}.tif")
+    _run(["vips", "crop", replicated, f"{huge}[compression=lzw]", "0", "0", str(huge_side), str(huge_side)])
+    add(huge, huge_side, huge_side)
+    shutil.rmtree(tmp)
+    with open(os.path.join(root, "manifest.json"), "w") as handle:
+        json.dump(entries, handle, indent=1, sort_keys=True)
+
+
 def prepare(bench_dir, corpus, mode, log=print):
     """Returns the input folder for mode ("quick" or "full"), building it when not cached."""
     root = os.path.join(bench_dir, "inputs", f"{VERSION}-{mode}")
@@ -259,6 +364,13 @@ def prepare(bench_dir, corpus, mode, log=print):
                 os.remove(os.path.join(root, old))
         _build_formats(root, mode, log)
         open(formats_marker, "w").close()
+    camera_marker = os.path.join(root, f".camera-{CAMERA_VERSION}")
+    if not os.path.exists(camera_marker):
+        for old in os.listdir(root):
+            if old.startswith(".camera-"):
+                os.remove(os.path.join(root, old))
+        _build_camera(root, corpus, mode, log)
+        open(camera_marker, "w").close()
     return root
 
 

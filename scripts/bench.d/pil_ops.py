@@ -15,7 +15,8 @@ seconds_median, megapixels, mp_per_s, ...), so the harness reads both the same w
 Settings mirror pixpipe's defaults: JPEG quality 85, 4:2:0, optimized Huffman tables;
 PNG zlib level 6; WebP quality 85, method 4 (libwebp's default, as cwebp's).
 AVIF is read through Pillow's own plugin when this Pillow has one, else through pillow-avif-plugin
-when it is installed (`decode` then fails on AVIF files when neither is there).
+when it is installed (`decode` then fails on AVIF files when neither is there). HEIC and JPEG XL
+are read through pillow-heif and pillow-jxl-plugin when they are installed.
 """
 
 import argparse
@@ -31,6 +32,16 @@ from PIL import Image, ImageSequence
 
 try:  # Registers an AVIF plugin on Pillows without their own (harmless where Pillow reads AVIF itself).
     import pillow_avif  # noqa: F401
+except ImportError:
+    pass
+try:  # HEIC through libheif, as pixpipe and vips read it; the camera rows say skipped without it.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:
+    pass
+try:  # Registers a JPEG XL plugin (libjxl, bundled in the wheel).
+    import pillow_jxl  # noqa: F401
 except ImportError:
     pass
 

@@ -155,7 +155,8 @@ def write_chart(path, meta, results):
     # (the folder thumbnail's memory). A target's threshold is drawn as a black tick on its bar.
     bars = []
     for result in results:
-        thresholds = {(t["peer"], t["metric"]): t["threshold"] for t in result["targets"] if t["metric"] != "psnr"}
+        thresholds = {(t["peer"], t["metric"]): t["threshold"] for t in result["targets"]
+                      if t["metric"] not in ("psnr", "peak_mb")}
         wanted = [(peer, result["primary"]) for peer in result["ratios"]]
         wanted += [key for key in thresholds if key not in wanted]
         for peer, metric in wanted:

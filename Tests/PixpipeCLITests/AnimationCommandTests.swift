@@ -127,7 +127,8 @@ struct AnimationCommandTests {
             "convert", "--lossless", "--frame", "0", Self.variableDelay, directory.path("a.jpg"),
         ])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.errors.contains("--lossless only applies to \(ImageFormat.losslessNames) output; ignored for jpeg"))
+        #expect(
+            result.errors.contains("--lossless only applies to \(ImageFormat.losslessNames) output; ignored for jpeg"))
     }
 
     @Test("thumbnail --animated writes every frame, resized alike, as an animated WebP")

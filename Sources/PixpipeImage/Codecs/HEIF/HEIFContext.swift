@@ -10,8 +10,8 @@ final class HEIFContext {
     /// The primary image.
     let primary: OpaquePointer
 
-    /// Parses `bytes`, which must stay valid while the context lives. `pixelLimit` becomes libheif's own
-    /// side limit too, so it refuses a larger image (or grid) while parsing.
+    /// Parses `bytes`, which must stay valid while the context lives; `pixelLimit` names the limit in the
+    /// error when libheif's own side limit (32,768) refuses an image or grid while parsing.
     init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .truncated(format: .heif, reason: "empty input")
@@ -21,11 +21,10 @@ final class HEIFContext {
             let reason = pxp_heif_load_error().map { String(cString: $0) } ?? "libheif could not create a context"
             throw .unsupportedFeature(format: .heif, feature: reason)
         }
-        if let pixelLimit {
-            // libheif's limit is on each side (its default, 32,768, is kept as the most): a side can be no
-            // longer than the pixel limit. The pixel count itself is checked before any decode.
-            pxp_heif_context_set_maximum_image_size_limit(context, Int32(min(max(pixelLimit, 1), 32768)))
-        }
+        // libheif's own limit is on each side, and it refuses a file while reading it, before the header's size
+        // is known to us: kept at its default (32,768) so that a small pixel limit is refused by the pixel
+        // check below, from the header, with the image's size in the error.
+        pxp_heif_context_set_maximum_image_size_limit(context, 32768)
         var error = pxp_heif_context_read_from_memory_without_copy(context, base, bytes.count)
         guard error.code == heif_error_Ok else {
             // The message lives in the context: read it before freeing.

@@ -92,7 +92,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
             name: "CLibCurl",

@@ -4,7 +4,7 @@ import Pixpipe
 import PixpipeLocking
 import PixpipeTestSupport
 
-/// The `ImagePipeline` rows of `scripts/bench` (issue 19): memory-cache hits per second, a disk-cache hit
+/// The `ImagePipeline` rows of `scripts/bench`: memory-cache hits per second, a disk-cache hit
 /// against a fresh fetch and decode, and a mixed workload of Zipf-distributed URLs at three sizes.
 ///
 /// Each serves its input files from an in-process HTTP server on 127.0.0.1 (see ``BenchServer``).

@@ -74,7 +74,7 @@ struct ImageBombTests {
         // 100 x 100 pixels, but an IDAT stream that would inflate to 1 GiB: only the rows are inflated,
         // then the decoder sees megabytes of compressed data left where a stream's end belongs and stops.
         let bomb = BombFiles.png(width: 100, height: 100, idat: BombFiles.gigabyteOfZeros)
-        // Issue 17: the rows are whole, so strict decoding keeps them with a benign warning (it threw before).
+        // The rows are whole, so strict decoding keeps them with a benign warning (it threw before).
         let (error, elapsed) = decode(bomb)
         #expect(error == nil)
         #expect(elapsed < Self.timeLimit)

@@ -62,7 +62,6 @@ import Testing
     }
 
     @Test func extraneousBytesBetweenHeaderSegmentsAreABenignWarningInBothModes() throws {
-        // Issue 17 made this benign: it asserted a strict failure before.
         var bytes = try Fixtures.encode(Fixtures.colour())
         let quantization = try #require(Fixtures.markerOffset(0xDB, in: bytes))
         bytes.insert(contentsOf: [0x12, 0x34, 0x56], at: quantization)  // between two header segments

@@ -50,7 +50,7 @@ import Testing
         var bytes = Self.smallPNG
         bytes[chunk.end - 1] ^= 0x01  // the CRC's last byte
         if type == "eXIf" {
-            // Issue 17: a damaged ancillary chunk no pixel depends on is discarded with a benign warning.
+            // A damaged ancillary chunk no pixel depends on is discarded with a benign warning.
             let image = try Self.decode(bytes)
             #expect(image.pixels == (try Self.decode(Self.smallPNG)).pixels)
             #expect(image.metadata.warnings.contains { $0.code == "png-ancillary-chunk" })

@@ -7,7 +7,7 @@ import Testing
 ///
 /// libpng inflates whatever follows the last row to find the end of the zlib stream, so a small image
 /// can hide a stream that inflates to gigabytes. The decoder stops when far more than a stream's end is
-/// left (over 16 KiB); less, which libpng tolerates, still decodes. Since issue 17 both are benign: the rows
+/// left (over 16 KiB); less, which libpng tolerates, still decodes. Both are benign: the rows
 /// are whole, so strict mode decodes them too, with a warning.
 @Suite struct PNGTrailingDataTests {
     /// The error strict decoding throws for too much data after the last row.

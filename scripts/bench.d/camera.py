@@ -1,4 +1,4 @@
-"""The camera formats of issue 29 (HEIC, JPEG XL, TIFF), part of the table in comparisons.py.
+"""The camera formats (HEIC, JPEG XL, TIFF), part of the table in comparisons.py.
 
 Decode rows compare pixpipe-bench's in-process decode with the reference tool over the same library:
 - heif-decode: heif-convert writing .y4m, timed as a process. Y4M is the decoded YCbCr planes written out
@@ -20,7 +20,7 @@ with pixpipe's message, and so is a Pillow side without its plugin.
 import os
 import subprocess
 
-from comparisons import Comparison, Side, Target, sh
+from model import Comparison, Side, Target, sh
 
 
 def _first_line(text):

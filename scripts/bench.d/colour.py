@@ -1,4 +1,4 @@
-"""The colour row of issue 20: thumbnailing a folder of Display P3 photos to sRGB.
+"""The colour row: thumbnailing a folder of Display P3 photos to sRGB.
 
 The inputs are the photo folder of the thumbnail-folder row (thumbs-src/) with its pixels converted to Display
 P3 and the profile embedded, made by `pixpipe convert --profile p3` (Little CMS builds the profile from the
@@ -15,7 +15,7 @@ import os
 import shutil
 import subprocess
 
-from comparisons import Comparison, Side, Target
+from model import Comparison, Side, Target
 
 COLOUR_VERSION = "c1"
 

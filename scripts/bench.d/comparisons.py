@@ -1,80 +1,18 @@
-"""The comparisons, in one table: for each, the peers' commands and pixpipe's command.
+"""The table of comparisons: every row the report prints, each side's command and the row's targets.
 
-A side's command is an argv list. `kind="inner"` sides (pixpipe-bench, pil_ops.py) time the
-operation inside the process and print JSON with `seconds_median`; the harness uses that as the
-side's time, so interpreter start-up and imports are not counted. `kind="process"` sides are
-timed from outside (wall clock of the whole command), like a user running them.
-
-A pixpipe side names `pixpipe_subcommand` when it runs the CLI: the harness runs
-`pixpipe SUBCOMMAND --help` first and reports `skipped: pixpipe SUBCOMMAND not built yet` when
-that fails. pixpipe-bench sides are skipped when they print {"skipped": ...} or fail with
-"not implemented yet".
-
-Targets come from issue 7; the WebP, AVIF and GIF rows (formats.py) have issue 16's, the HEIC,
-JPEG XL and TIFF rows (camera.py) issue 29's. A ratio is
-peer / pixpipe: above 1 means pixpipe is faster
-(time) or smaller (memory).
+The rows of the image formats beyond PNG and JPEG (formats.py, camera.py), colour (colour.py), the
+fetch at scale (scale.py) and the image pipeline (pipeline.py) are built in their own modules and
+joined here; the classes they share are in model.py.
 """
 
 import os
-from dataclasses import dataclass, field
 
-
-@dataclass
-class Side:
-    name: str
-    argv: list
-    kind: str = "process"  # "process" or "inner"
-    out_dir: str = None  # emptied before every run; its size is reported
-    is_pixpipe: bool = False
-    pixpipe_subcommand: str = None  # CLI subcommand probed with --help
-    requires: tuple = ()  # executables that must exist
-    max_runs: int = None  # fewer runs than the others, for a slow peer (img2dataset)
-    skip_reason: str = None  # reported as skipped with this reason, not run (a peer too slow for --quick)
-    result_subdir: str = None  # where in out_dir the results are, when not at its top
-    # For rows with psnr=True: a command writing the same thumbnails as lossless PNG into psnr_dir,
-    # run once after the timed runs (untimed), so PSNR measures the resampling, not JPEG quantization.
-    psnr_argv: list = None
-    psnr_dir: str = None
-
-
-@dataclass
-class Target:
-    peer: str
-    metric: str  # "time", "memory", "psnr" or "peak_mb"
-    threshold: float  # time/memory: minimum ratio peer/pixpipe; psnr: minimum dB; peak_mb: most MB (10^6 bytes)
-    text: str
-    side: str = "pixpipe"  # the pixpipe side the target is about (a row may have several)
-
-
-@dataclass
-class Comparison:
-    name: str
-    title: str
-    sides: list
-    work: dict  # {"megapixels": ..., "files": ..., "bytes": ...} processed by one run
-    targets: list = field(default_factory=list)
-    needs_server: bool = False
-    primary: str = "time"  # the metric the row is about: "time" or "memory"
-    expected_files: int = None  # outputs each side must produce (fetch rows)
-    psnr: bool = False  # compute PSNR of each side's thumbnails against the float reference
-    sources: str = None  # folder of the images thumbnailed (for PSNR)
-    throughput: str = "MP/s"  # "MP/s", "files/s" or None
-    # Peak memory: "process" is the largest single process (ru_maxrss); "tree" the summed RSS of
-    # the process tree, for sides that run several processes at once (pools, xargs -P).
-    memory: str = "process"
-    note: str = ""
-    # At least this many interleaved runs, whatever --runs says: rows of 0.1-0.2 s runs, where a shared
-    # 2-core machine's noise moves single runs by 30%, need more than five for a median to mean much.
-    min_runs: int = None
-    # A row that is not sides run side by side (fetch-scale): runner(comparison, ctx, env, timeout, log)
-    # measures it and returns the result the report prints.
-    runner: object = None
-
-
-def sh(script, *args):
-    """argv running a POSIX shell script with positional arguments."""
-    return ["sh", "-c", script, "sh", *args]
+import camera
+import colour
+import formats
+import pipeline as pipeline_row
+import scale as scale_row  # named apart from build()'s local `scale`
+from model import Comparison, Side, Target, sh
 
 
 def _files(root, folder, predicate):
@@ -337,10 +275,10 @@ def build(ctx):
                 # The same without the decode that proves each image complete: what the transport, hashing,
                 # atomic writes and the manifest cost on their own.
                 small_fetch("pixpipe --no-verify", "no-verify", "--no-verify"),
-                # Issue 6's second yardstick: the libcurl transport against the URLSession one.
+                # The second yardstick: the libcurl transport against the URLSession one.
                 small_fetch("pixpipe --transport urlsession", "urlsession", "--transport", "urlsession"),
             ],
-            # Issue 18's targets: every guarantee on at curl's speed, --no-verify 1.3x, at most 2x its memory.
+            # The fetch targets: every guarantee on at curl's speed, --no-verify 1.3x, at most 2x its memory.
             targets=[
                 Target("curl", "time", 1.0, "at least curl's speed (libcurl transport)"),
                 Target("curl", "time", 1.3, "--no-verify: 1.3x curl's speed", side="pixpipe --no-verify"),
@@ -481,20 +419,14 @@ def build(ctx):
                 throughput=None,
             )
         )
-    # Issue 16's formats: WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
+    # WebP, AVIF and GIF decode, WebP encode, a folder of WebP photos thumbnailed.
     rows += formats.build(ctx, bench, py, inner, work, thumbnail_sides)
     rows += colour.build(ctx, py, work)
-    # Issue 29's camera formats: HEIC, JPEG XL and TIFF decode, thumbnail folders, a huge TIFF, convert memory.
+    # The camera formats: HEIC, JPEG XL and TIFF decode, thumbnail folders, a huge TIFF, convert memory.
     rows += camera.build(ctx, bench, py, inner, work, thumbnail_sides)
-    # Issue 18's scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
-    rows.append(scale_row.comparison(ctx, Comparison))
-    # Issue 19's image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
-    rows.append(pipeline_row.comparison(ctx, Comparison))
+    # The scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
+    rows.append(scale_row.comparison(ctx))
+    # The image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
+    rows.append(pipeline_row.comparison(ctx))
     return rows
 
-
-import camera  # noqa: E402 - camera.py imports the classes above
-import colour  # noqa: E402 - colour.py imports the classes above
-import formats  # noqa: E402 - formats.py imports the classes above
-import scale as scale_row  # noqa: E402 - named apart from build()'s local `scale`
-import pipeline as pipeline_row  # noqa: E402

@@ -1,4 +1,4 @@
-"""The comparisons of issue 16 (WebP, AVIF and GIF), part of the table in comparisons.py.
+"""The WebP, AVIF and GIF comparisons, part of the table in comparisons.py.
 
 Decode rows time every side in-process: pixpipe-bench and pil_ops.py report the decode alone, and
 dwebp through tool_timer.py reports the "Time to decode picture" it prints with -v (no output is
@@ -11,7 +11,7 @@ outside its own -v encode time, so its process time is the comparable one).
 
 import os
 
-from comparisons import Comparison, Side, Target, sh
+from model import Comparison, Side, Target, sh
 
 
 def build(ctx, bench, py, inner, work, thumbnail_sides):

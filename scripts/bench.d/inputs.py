@@ -19,7 +19,7 @@ Layout (N6/N24 mosaics, see SIZES):
     www/photos/p0000.jpg ...        768x512 and 1536x1024 JPEG photos, for fetch + thumbnail
     manifest.json                   sizes and megapixels of every file above
 
-The formats of issue 16 are a second step with its own version (FORMATS_VERSION, marker
+The WebP, AVIF and GIF inputs are a second step with its own version (FORMATS_VERSION, marker
 .formats-<version>), so adding or changing them does not rebuild the JPEG/PNG inputs above:
     formats/webp-lossy/m6-00.webp ...   the mosaics as lossy WebP (Pillow, quality 85, method 4)
     formats/webp-lossless/m2-00.webp    a mosaic as lossless WebP (m6-00 in full mode)
@@ -29,7 +29,7 @@ The formats of issue 16 are a second step with its own version (FORMATS_VERSION,
                                         every frame quantized to its own palette by Pillow
     thumbs-src-webp/                    the photo folder (originals + baseline mosaics) as lossy WebP q85
 
-The camera formats of issue 29 are a third step (CAMERA_VERSION, marker .camera-<version>), made with the
+The camera formats are a third step (CAMERA_VERSION, marker .camera-<version>), made with the
 reference tools of the libraries pixpipe uses (heif-enc 1.15 with x265, cjxl 0.7, vips/libtiff 4.5) from
 12 MP (4032x3024, a phone's size) crops of Kodak mosaics:
     formats/heic/c12-00.heic            8-bit 4:2:0 HEIC, heif-enc -q 80 (x265, one frame thread)

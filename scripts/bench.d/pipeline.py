@@ -1,4 +1,4 @@
-"""The image pipeline rows (issue 19): pixpipe alone, through `pixpipe-bench pipeline-*`.
+"""The image pipeline rows: pixpipe alone, through `pixpipe-bench pipeline-*`.
 
 No peer runs on Linux (Nuke and Kingfisher are Apple-only), so the row reports the pipeline's own
 figures, each subcommand run once as a process (its own timer inside, its in-process HTTP server on
@@ -17,6 +17,7 @@ import json
 import os
 
 from measure import run_measured
+from model import Comparison
 
 PHOTOS = 40  # the photos served (768x512 and 1536x1024), URLs map onto them round-robin
 
@@ -101,10 +102,10 @@ def run_row(comparison, ctx, env, timeout, log):
     return result_row
 
 
-def comparison(ctx, comparison_class):
+def comparison(ctx):
     """The row's entry in the table (the harness calls run_row for it instead of running sides)."""
     requests = 2_000 if ctx.quick else 10_000
-    return comparison_class(
+    return Comparison(
         name="pipeline",
         title=f"ImagePipeline: memory hits, disk-cache hit vs fetch+decode, {requests:,} mixed requests",
         sides=[],

@@ -119,7 +119,7 @@ def write_markdown(path, meta, results):
                 f"{fmt_time(side['cpu_s'])} | {fmt_bytes(side['peak_bytes'])} | "
                 f"{fmt_ratio(ratio.get('time'))} | {fmt_ratio(ratio.get('memory'))} |"
             )
-    lines += ["", "## Targets (issue 7)", ""]
+    lines += ["", "## Targets", ""]
     for result in results:
         for target in result["targets"]:
             lines.append(f"- {result['title']}: {target['text']}: **{target['status']}**")
@@ -188,7 +188,7 @@ def write_chart(path, meta, results):
         axes.minorticks_off()
         axes.set_xlabel(
             "peer / pixpipe (log scale): > 1 means pixpipe is faster or uses less memory\n"
-            "a black | marks the issue-7 target for that comparison"
+            "a black | marks the target for that comparison"
         )
         for index, (value, target) in enumerate(zip(values, targets)):
             label = f" {value:.2f}x "

@@ -1,4 +1,4 @@
-"""The fetch-scale row (issue 18, "Scale"): one long list, its resumed rerun, and 4 shards at once.
+"""The fetch-scale row: one long list, its resumed rerun, and 4 shards at once.
 
 Not a side-by-side comparison: pixpipe alone, against its own targets.
 
@@ -27,6 +27,7 @@ import threading
 import time
 
 from measure import run_measured
+from model import Comparison
 
 TINY_VERSION = "t1"
 TINY_FILES = 300
@@ -281,10 +282,10 @@ def clear(directory, ctx):
     subprocess.run(["rm", "-rf", directory], check=False)
 
 
-def comparison(ctx, comparison_class):
+def comparison(ctx):
     """The row's entry in the table (the harness calls run_row for it instead of running sides)."""
     count = url_count(ctx.quick)
-    return comparison_class(
+    return Comparison(
         name="fetch-scale",
         title=f"fetch {count:,} URLs of tiny JPEGs from nginx; resumed; 4 shards at once",
         sides=[],

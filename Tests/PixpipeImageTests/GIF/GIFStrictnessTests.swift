@@ -3,7 +3,7 @@ import Testing
 
 @testable import PixpipeImage
 
-/// GIF under damage (issue 17's table): truncation loses pixels (strict: `.truncated`; lenient: the frames
+/// GIF under damage: truncation loses pixels (strict: `.truncated`; lenient: the frames
 /// complete so far), a missing trailer after a whole frame is benign, LZW damage is `.corrupt`.
 @Suite("GIF: truncation, damage and the missing trailer")
 struct GIFStrictnessTests {

@@ -224,6 +224,7 @@ let package = Package(
                 "PixpipeLocking",
             ]),
         .testTarget(name: "PixpipeTestSupportTests", dependencies: ["PixpipeTestSupport"]),
+        .testTarget(name: "PixpipeLockingTests", dependencies: ["PixpipeLocking"]),
         .testTarget(
             name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),
         .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),

@@ -1,5 +1,5 @@
 import Foundation
-import Pixpipe
+import PixpipeImage
 import Testing
 
 @Suite("Netpbm encoder")

@@ -1,7 +1,6 @@
-import PixpipeLocking
 import Testing
 
-@testable import PixpipeHTTP
+@testable import PixpipeLocking
 
 /// The client's queue of requests waiting for a slot: a bound that holds under contention, first come
 /// first served, and cancellation that leaves the queue without taking or losing a slot.

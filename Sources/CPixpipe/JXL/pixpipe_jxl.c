@@ -47,6 +47,8 @@
     X(JxlEncoderAddJPEGFrame)                                                                              \
     X(JxlEncoderStoreJPEGMetadata)                                                                         \
     X(JxlEncoderUseContainer)                                                                              \
+    X(JxlEncoderUseBoxes)                                                                                  \
+    X(JxlEncoderAddBox)                                                                                    \
     X(JxlEncoderCloseInput)                                                                                \
     X(JxlEncoderProcessOutput)                                                                             \
     X(JxlEncoderSetFrameDistance)                                                                          \
@@ -235,6 +237,10 @@ JxlEncoderStatus pxp_JxlEncoderStoreJPEGMetadata(JxlEncoder *enc, int store) {
 }
 JxlEncoderStatus pxp_JxlEncoderUseContainer(JxlEncoder *enc, int use) {
     return pxp_fn_JxlEncoderUseContainer(enc, use ? JXL_TRUE : JXL_FALSE);
+}
+JxlEncoderStatus pxp_JxlEncoderUseBoxes(JxlEncoder *enc) { return pxp_fn_JxlEncoderUseBoxes(enc); }
+JxlEncoderStatus pxp_JxlEncoderAddBox(JxlEncoder *enc, const char *type, const uint8_t *contents, size_t size) {
+    return pxp_fn_JxlEncoderAddBox(enc, type, contents, size, JXL_FALSE);
 }
 void pxp_JxlEncoderCloseInput(JxlEncoder *enc) { pxp_fn_JxlEncoderCloseInput(enc); }
 JxlEncoderStatus pxp_JxlEncoderProcessOutput(JxlEncoder *enc, uint8_t **next_out, size_t *avail_out) {

@@ -49,6 +49,36 @@ struct JXLEncoderTests {
         #expect(decoded.metadata.iccProfile == image.metadata.iccProfile)
     }
 
+    @Test("EXIF and XMP are written as boxes that this decoder and djxl's container reader find")
+    func exifAndXMP() throws {
+        var image = JXLTestFiles.gradient()
+        // A big-endian TIFF header with no entries: enough to be carried, not interpreted.
+        let exif: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00]
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>"#.utf8)
+        image.metadata.exif = exif
+        image.metadata.xmp = xmp
+        let data = try image.encoded(as: .jxl(JXLEncodeOptions(lossless: true, effort: 3)))
+        let decoded = try Image(data: data)
+        #expect(decoded.metadata.exif == exif)
+        #expect(decoded.metadata.xmp == xmp)
+        #expect(decoded.pixels == image.pixels)
+        // The file is an ISO BMFF container with the two boxes at its top level.
+        let bytes = [UInt8](data)
+        #expect(Array(bytes[4..<8]) == Array("JXL ".utf8))
+        var types: [String] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        #expect(types.contains("Exif") && types.contains("xml "))
+
+        let plain = try JXLTestFiles.gradient().encoded(as: .jxl(JXLEncodeOptions(lossless: true, effort: 3)))
+        #expect(try Image(data: plain).metadata.exif == nil)
+    }
+
     @Test("out-of-range options are typed errors")
     func invalid() {
         #expect(throws: ImageEncodingError.self) { try JXLTestFiles.gradient().encoded(as: .jxl(quality: 0)) }

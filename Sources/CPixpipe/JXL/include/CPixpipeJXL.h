@@ -64,6 +64,9 @@ JxlEncoderStatus pxp_JxlEncoderAddImageFrame(
 JxlEncoderStatus pxp_JxlEncoderAddJPEGFrame(const JxlEncoderFrameSettings *settings, const uint8_t *data, size_t size);
 JxlEncoderStatus pxp_JxlEncoderStoreJPEGMetadata(JxlEncoder *enc, int store);
 JxlEncoderStatus pxp_JxlEncoderUseContainer(JxlEncoder *enc, int use);
+JxlEncoderStatus pxp_JxlEncoderUseBoxes(JxlEncoder *enc);
+/// Adds an uncompressed metadata box (`type` is four characters, as "Exif" or "xml ").
+JxlEncoderStatus pxp_JxlEncoderAddBox(JxlEncoder *enc, const char *type, const uint8_t *contents, size_t size);
 void pxp_JxlEncoderCloseInput(JxlEncoder *enc);
 JxlEncoderStatus pxp_JxlEncoderProcessOutput(JxlEncoder *enc, uint8_t **next_out, size_t *avail_out);
 JxlEncoderStatus pxp_JxlEncoderSetFrameDistance(JxlEncoderFrameSettings *settings, float distance);

@@ -4,7 +4,8 @@ import Foundation
 /// Writes JPEG XL stills and animations with libjxl's encoder.
 ///
 /// The colour space is the image's ICC profile when it has one and the options keep it, sRGB otherwise;
-/// ``ImageMetadata/orientation`` is written as the codestream's orientation, which readers apply. 16-bit
+/// ``ImageMetadata/orientation`` is written as the codestream's orientation, which readers apply; EXIF and
+/// XMP go into `Exif` and `xml ` boxes (the codestream's orientation is the one readers apply). 16-bit
 /// images keep 16 bits unless ``JXLEncodeOptions/bitDepth`` is 8.
 enum JXLEncoder {
     /// Encodes `images` (all of one size and pixel format); more than one, or any duration, makes an
@@ -54,6 +55,7 @@ enum JXLEncoder {
         } else {
             try session.check(pxp_jxl_encoder_set_srgb(session.encoder, format.layout.isColor ? 0 : 1), "sRGB")
         }
+        try session.addMetadataBoxes(first.metadata)
         guard let settings = pxp_JxlEncoderFrameSettingsCreate(session.encoder) else {
             throw .libraryFailure(format: .jxl, reason: "no frame settings")
         }
@@ -112,6 +114,20 @@ enum JXLEncoder {
             guard status == JXL_ENC_SUCCESS else {
                 let code = pxp_JxlEncoderGetError(encoder).rawValue
                 throw .libraryFailure(format: .jxl, reason: "\(what): libjxl error \(code)")
+            }
+        }
+
+        /// Writes the image's EXIF (an `Exif` box: a 4-byte offset to the TIFF header, then the TIFF data) and
+        /// XMP (an `xml ` box), uncompressed, as `cjxl` stores them; nothing when the metadata has neither.
+        func addMetadataBoxes(_ metadata: ImageMetadata) throws(ImageEncodingError) {
+            let exif = metadata.exif.flatMap { $0.isEmpty ? nil : [0, 0, 0, 0] + $0 }
+            let xmp = metadata.xmp.flatMap { $0.isEmpty ? nil : $0 }
+            guard exif != nil || xmp != nil else { return }
+            try check(pxp_JxlEncoderUseContainer(encoder, 1), "container")
+            try check(pxp_JxlEncoderUseBoxes(encoder), "boxes")
+            for (type, contents) in [("Exif", exif), ("xml ", xmp)] {
+                guard let contents else { continue }
+                try check(pxp_JxlEncoderAddBox(encoder, type, contents, contents.count), "\(type) box")
             }
         }
 

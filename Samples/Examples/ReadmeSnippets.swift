@@ -108,7 +108,8 @@ func imageErrorSnippet(url: URL) async {
     } catch .fetch(.conversionFailed(.htmlPage(let title, _), _)) {
         print("got a web page instead:", title ?? "untitled")
     } catch .fetch(let error) {
-        print(error)  // one line: "https://... answered HTTP 404: <!DOCTYPE html> <html> ..." (120 characters of body at most)
+        // One line: "https://... answered HTTP 404: <!DOCTYPE html> <html> ...", 120 characters of body at most.
+        print(error)
         print(error.bodyExcerpt ?? "")  // the longer excerpt (200 characters), still one escaped line
     } catch {
         print(error.shortName, error)

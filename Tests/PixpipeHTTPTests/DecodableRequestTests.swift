@@ -38,7 +38,8 @@ extension SocketTests {
             server = try TestHTTPServer()
             client = HTTPClient(configuration: .init(baseURL: server.baseURL, timeout: .seconds(5), retryPolicy: .none))
             server.route("/list.json", .json(#"[{"name":"a","size":1},{"name":"b","size":2}]"#))
-            server.route("/models.json", .json(#"{"data":{"model_list":[{"name":"a","size":1},{"name":"b","size":2}]}}"#))
+            server.route(
+                "/models.json", .json(#"{"data":{"model_list":[{"name":"a","size":1},{"name":"b","size":2}]}}"#))
             server.route("/home.json", .json(#"{"featured":{"models":[{"name":"b","size":2}]}}"#))
             server.route("/one.json", .json(#"{"name":"c","size":3}"#))
         }
@@ -54,7 +55,8 @@ extension SocketTests {
         @Test("One model read from two endpoints that nest it differently, by per-request key paths")
         func perRequestKeyPath() async throws {
             let all = try await client.send(Request<[Model]>(path: "/models.json", keyPath: "data.model_list"))
-            let featured = try await client.send(Request<[Model]>(url: server.url("/home.json"), keyPath: "featured.models"))
+            let featured = try await client.send(
+                Request<[Model]>(url: server.url("/home.json"), keyPath: "featured.models"))
             #expect(all.map(\.name) == ["a", "b"])
             #expect(featured == [Model(name: "b", size: 2)])
             let second = try await client.send(Request<Model>(path: "/models.json", keyPath: "data.model_list.1"))
@@ -68,7 +70,10 @@ extension SocketTests {
             server.route("/archive.json", .json(#"{"archive":[{"title":"old"}]}"#))
             #expect(try await client.send(Request<Comic>(path: "/comic.json")).title == "one")
             #expect(try await client.send(Request<[Comic]>(path: "/comics.json")).map(\.title) == ["one", "two"])
-            #expect(try await client.send(Request<[Comic]>(path: "/archive.json", keyPath: "archive")) == [Comic(title: "old")])
+            #expect(
+                try await client.send(Request<[Comic]>(path: "/archive.json", keyPath: "archive")) == [
+                    Comic(title: "old")
+                ])
         }
 
         @Test("A key path uses the decoder a DecodableResponse names, for one value and for a list")
@@ -84,7 +89,8 @@ extension SocketTests {
         func convertibleTypesKeepTheirConversion() async throws {
             #expect(try await client.send(Request<String>(path: "/one.json")) == #"{"name":"c","size":3}"#)
             #expect(try await client.send(Request<JSON>(path: "/one.json"))["name"] == "c")
-            #expect(try await client.send(Request<JSON>(path: "/models.json", keyPath: "data.model_list.0.name")) == "a")
+            #expect(
+                try await client.send(Request<JSON>(path: "/models.json", keyPath: "data.model_list.0.name")) == "a")
         }
 
         @Test("A missing key path and a model that does not match fail with typed errors naming them")

@@ -56,14 +56,16 @@ extension SocketTests {
             #expect(shownExcerpt.count <= FetchError.descriptionExcerptLength)
             #expect(shownExcerpt.hasPrefix("<!DOCTYPE html> <html lang=\"en\"> <head>"))
             let excerpt = try #require(error?.bodyExcerpt)
-            #expect(excerpt.count > FetchError.descriptionExcerptLength && excerpt.count <= FetchError.bodyExcerptLength)
+            #expect(
+                excerpt.count > FetchError.descriptionExcerptLength && excerpt.count <= FetchError.bodyExcerptLength)
             #expect(excerpt.contains("<title>404 Not Found</title>") && !excerpt.contains("\n"))
         }
 
         @Test("A truncated image is a typed decode failure, the same case the pipeline throws")
         func truncatedImageIsTypedDecodeFailure() async throws {
             let png = try Self.noisePNG()
-            server.route("/cut.png", .respond(headers: ["Content-Type": "image/png"], body: Array(png.prefix(png.count / 2))))
+            server.route(
+                "/cut.png", .respond(headers: ["Content-Type": "image/png"], body: Array(png.prefix(png.count / 2))))
             let url = server.url("/cut.png")
 
             let error = await #expect(throws: ImagePipelineError.self) { try await client.image(for: url) }
@@ -104,12 +106,21 @@ extension SocketTests {
 
         @Test("An HTML page is known by its bytes under any label, and a JSON request gets the same error")
         func htmlKnownByItsBytes() async throws {
-            server.route("/file.bin", .text("\u{FEFF}\n  <html><body>gone</body></html>", contentType: "application/octet-stream"))
-            let error = await #expect(throws: FetchError.self) { try await client.send(Request<Image>(path: "/file.bin")) }
-            #expect(error == .conversionFailed(.htmlPage(title: nil, excerpt: "<html><body>gone</body></html>"), url: server.url("/file.bin")))
+            server.route(
+                "/file.bin",
+                .text("\u{FEFF}\n  <html><body>gone</body></html>", contentType: "application/octet-stream"))
+            let error = await #expect(throws: FetchError.self) {
+                try await client.send(Request<Image>(path: "/file.bin"))
+            }
+            #expect(
+                error
+                    == .conversionFailed(
+                        .htmlPage(title: nil, excerpt: "<html><body>gone</body></html>"), url: server.url("/file.bin")))
 
             server.route("/api.json", .text(Self.errorPage, contentType: "text/html"))
-            let jsonError = await #expect(throws: FetchError.self) { try await client.send(Request<JSON>(path: "/api.json")) }
+            let jsonError = await #expect(throws: FetchError.self) {
+                try await client.send(Request<JSON>(path: "/api.json"))
+            }
             guard case .conversionFailed(.htmlPage(let title, _), _) = jsonError else {
                 Issue.record("expected .htmlPage, got \(String(describing: jsonError))")
                 return

@@ -18,7 +18,10 @@ struct HTMLPage {
         let text = String(decoding: body.prefix(Self.prefixLength), as: UTF8.self)
         let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         let opening = start.prefix(14).lowercased()
-        let labelled = contentType.map { MediaType.matches($0, pattern: "text/html") || MediaType.matches($0, pattern: "application/xhtml+xml") } ?? false
+        let labelled =
+            contentType.map {
+                MediaType.matches($0, pattern: "text/html") || MediaType.matches($0, pattern: "application/xhtml+xml")
+            } ?? false
         guard opening.hasPrefix("<!doctype html") || opening.hasPrefix("<html") || (labelled && opening.hasPrefix("<"))
         else { return nil }
         excerpt = UntrustedText.excerpt(start.prefix(512), limit: FetchError.bodyExcerptLength)

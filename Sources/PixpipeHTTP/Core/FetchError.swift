@@ -59,7 +59,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ```
     public var bodyExcerpt: String? {
         switch self {
-        case .httpStatus(_, _, let bodyPrefix): bodyPrefix.isEmpty ? nil : UntrustedText.excerpt(bodyPrefix, limit: Self.bodyExcerptLength)
+        case .httpStatus(_, _, let bodyPrefix):
+            bodyPrefix.isEmpty ? nil : UntrustedText.excerpt(bodyPrefix, limit: Self.bodyExcerptLength)
         case .conversionFailed(.htmlPage(_, let excerpt), _): excerpt
         default: nil
         }
@@ -110,7 +111,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled(let url): "request \(url.map { "for \($0.absoluteString) " } ?? "")was cancelled"
         case .httpStatus(let code, let url, let bodyPrefix):
             "\(url.absoluteString) answered HTTP \(code)"
-                + (bodyPrefix.isEmpty ? "" : ": \(UntrustedText.excerpt(bodyPrefix, limit: Self.descriptionExcerptLength))")
+                + (bodyPrefix.isEmpty
+                    ? "" : ": \(UntrustedText.excerpt(bodyPrefix, limit: Self.descriptionExcerptLength))")
         case .unacceptableContentType(let contentType, let accepted, let url):
             "\(url.absoluteString) sent \(contentType ?? "no content type"), expected \(accepted.joined(separator: " or "))"
         case .bodyTooLarge(let limit, let url): "body of \(url.absoluteString) is over the limit of \(limit) bytes"

@@ -20,6 +20,12 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
     /// The body is an HTML page (a login wall, a captive portal, an error page sent with `200`), not the
     /// requested data; `title` is the page's `<title>` and `excerpt` the start of the page, each one escaped
     /// line (the excerpt at most ``FetchError/bodyExcerptLength`` characters; the description shows less).
+    ///
+    /// ```swift
+    /// } catch .conversionFailed(.htmlPage(let title, _), let url) {
+    ///     print("\(url?.absoluteString ?? "") sent a web page:", title ?? "untitled")
+    /// }
+    /// ```
     case htmlPage(title: String?, excerpt: String)
 
     /// A one-line explanation for people; text from the body (a parser's reason, a page's excerpt) has

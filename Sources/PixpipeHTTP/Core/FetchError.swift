@@ -46,6 +46,10 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let bodyExcerptLength = 200
     /// The most characters of a body excerpt shown in a ``description``: enough to recognise the page,
     /// short enough for a log line; the whole excerpt stays on the value (``bodyExcerpt``).
+    ///
+    /// ```swift
+    /// print(error)   // "https://host/x answered HTTP 404: <!DOCTYPE html> <html> <head> <title>404 Not Fou…"
+    /// ```
     public static let descriptionExcerptLength = 120
 
     /// The excerpt of the server's body the error holds, whole (up to ``bodyExcerptLength`` characters, one

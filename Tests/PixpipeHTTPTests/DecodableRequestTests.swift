@@ -93,6 +93,16 @@ extension SocketTests {
                 try await client.send(Request<JSON>(path: "/models.json", keyPath: "data.model_list.0.name")) == "a")
         }
 
+        @Test("A plain Decodable model through a task and through a completion handler")
+        func taskAndCompletion() async throws {
+            let task = client.task(for: Request<[Model]>(path: "/models.json", keyPath: "data.model_list"))
+            #expect(try await task.value.count == 2)
+            let result = await withCheckedContinuation { continuation in
+                client.send(Request<Model>(path: "/one.json")) { continuation.resume(returning: $0) }
+            }
+            #expect(try result.get() == Model(name: "c", size: 3))
+        }
+
         @Test("A missing key path and a model that does not match fail with typed errors naming them")
         func typedFailures() async throws {
             let missing = await #expect(throws: FetchError.self) {

@@ -82,6 +82,40 @@ func httpSnippets(baseURL: URL) async throws(FetchError) {
     _ = task
 }
 
+/// README: any `Decodable` model, no conformance needed.
+struct Model: Decodable {
+    var name: String
+}
+
+/// README: "Any Decodable, a key path per request" and "Base URLs".
+func decodableSnippets(baseURL: URL) async throws(FetchError) {
+    // The base is a folder, with or without its trailing slash: "models.json" is /api/models.json.
+    let api = HTTPClient(configuration: .init(baseURL: baseURL.appending(path: "api")))
+    let models = try await api.send(Request<[Model]>(path: "models.json", keyPath: "data.model_list"))
+    let featured = try await api.send(Request<[Model]>(path: "home.json", keyPath: "featured.models"))
+    let first = try await api.send(Request<Model>(path: "models.json", keyPath: "data.model_list.0"))
+    let root = try await api.send(Request<[Model]>(path: "/models.json"))  // a leading "/" starts at the host
+    print(models.count, featured.count, first.name, root.count)
+}
+
+/// README: "Errors from an image request".
+func imageErrorSnippet(url: URL) async {
+    do {
+        let image = try await HTTPClient.shared.image(for: url)  // throws ImagePipelineError, as the pipeline does
+        print(image.width, image.height)
+    } catch .decoding(.truncated(let format, _), _) {
+        print("the \(format) file was cut short")
+    } catch .fetch(.conversionFailed(.htmlPage(let title, _), _)) {
+        print("got a web page instead:", title ?? "untitled")
+    } catch .fetch(let error) {
+        // One line: "https://... answered HTTP 404: <!DOCTYPE html> <html> ...", 120 characters of body at most.
+        print(error)
+        print(error.bodyExcerpt ?? "")  // the longer excerpt (200 characters), still one escaped line
+    } catch {
+        print(error.shortName, error)
+    }
+}
+
 /// README: "The transport's thread as an executor".
 func transportExecutorSnippet(urls: [URL]) async {
     let client = HTTPClient(transport: .curl)

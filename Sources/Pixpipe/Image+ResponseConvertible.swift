@@ -11,10 +11,14 @@ extension Image: ResponseConvertible {
     /// types would refuse images the bytes prove decodable. Every codec's ``ImageFormat/mediaTypes`` is
     /// therefore accepted, and so is a wrong label on a valid image.
     ///
-    /// A failure is ``ConversionError/underlying(_:)`` holding the ``ImageDecodingError``.
+    /// A failure is ``ConversionError/underlying(_:)`` holding the ``ImageDecodingError``, or
+    /// ``ConversionError/htmlPage(title:excerpt:)`` when the body is an HTML page. To catch decode failures
+    /// by case, as ``ImagePipeline`` throws them, use ``HTTPClient/image(for:)``, or map an
+    /// error with `ImagePipelineError.init(_:)`.
     ///
     /// ```swift
     /// let image = try await client.send(Request<Image>(url: url))
+    /// let same = try await client.image(for: url)   // throws ImagePipelineError: .decoding(...), .fetch(...)
     /// ```
     public init(body: Data, metadata: ResponseMetadata) throws(ConversionError) {
         guard ImageFormat.sniff(body) != nil else {

@@ -7,7 +7,7 @@ import Testing
 /// A server's error body becomes one short, escaped line in `FetchError`; the escaping scheme itself.
 @Suite("Error body excerpt and escaped text")
 struct ErrorBodyExcerptTests {
-    @Test("A 404's body of controls and 13 lines of HTML is one escaped line of at most 200 characters")
+    @Test("A 404's body of controls and 13 lines of HTML: an escaped line of 200 characters, 120 shown")
     func hostileBody() async throws {
         let server = try TestHTTPServer()
         let html = (1...13).map { "<p>\tline \($0) of the page</p>" }.joined(separator: "\r\n")
@@ -24,7 +24,10 @@ struct ErrorBodyExcerptTests {
         #expect(excerpt.count <= FetchError.bodyExcerptLength && excerpt.hasSuffix("…"))
         let description = try #require(error?.description)
         #expect(!description.unicodeScalars.contains { UntrustedText.needsEscape($0) })
-        #expect(description.hasSuffix(excerpt))
+        #expect(error?.bodyExcerpt == excerpt)
+        let shown = UntrustedText.excerpt(excerpt, limit: FetchError.descriptionExcerptLength)
+        #expect(shown.count <= FetchError.descriptionExcerptLength && description.hasSuffix(": " + shown))
+        #expect(shown.count < excerpt.count && shown.hasSuffix("…"))
     }
 
     @Test(

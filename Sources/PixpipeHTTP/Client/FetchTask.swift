@@ -7,7 +7,7 @@ import Foundation
 /// for await progress in task.progress { print(progress.bytesReceived) }
 /// let data = try await task.value
 /// ```
-public final class FetchTask<Value: ResponseConvertible>: Cancellable {
+public final class FetchTask<Value: Sendable>: Cancellable {
     /// Progress of the body transfer, one element per chunk received; finishes when the request ends.
     public let progress: AsyncStream<TransferProgress>
     private let task: Task<Result<Response<Value>, FetchError>, Never>

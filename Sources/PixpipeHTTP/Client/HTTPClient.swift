@@ -21,6 +21,8 @@ public final class HTTPClient: Sendable {
     /// What moves bytes.
     public let transport: any HTTPTransport
     private let limiter: ConcurrencyLimiter
+    /// The configuration's base URL as a folder, made once (see ``RequestTarget/path(_:)``).
+    private let baseFolder: URL?
 
     /// A client; the default transport is ``HTTPTransportKind/platformDefault`` (curl on Linux) sized to the
     /// configuration's concurrency.
@@ -31,6 +33,7 @@ public final class HTTPClient: Sendable {
             ?? HTTPTransportKind.platformDefault.makeTransport(
                 maxConnectionsPerHost: configuration.maxConcurrentRequests, trust: configuration.trustedCertificates)
         self.limiter = ConcurrencyLimiter(limit: configuration.maxConcurrentRequests)
+        self.baseFolder = RequestTarget.folder(of: configuration.baseURL)
     }
 
     /// Sends `request` and returns the converted body.
@@ -46,7 +49,7 @@ public final class HTTPClient: Sendable {
         let response = try await transfer(
             prepared, acceptance: acceptance, policy: request.retryPolicy ?? configuration.retryPolicy,
             progress: request.onProgress, observer: request.bodyObserver)
-        return try Self.convert(response, to: Value.self)
+        return try Self.convert(response, with: request.conversion)
     }
 
     /// Runs attempts until one is accepted, one fails for good, or the policy gives up.
@@ -87,7 +90,7 @@ public final class HTTPClient: Sendable {
 
     /// Resolves the URL and assembles the transport request (before adapters).
     func prepare<Value>(_ request: Request<Value>) throws(FetchError) -> TransportRequest {
-        let url = try request.target.resolve(against: configuration.baseURL, query: request.query)
+        let url = try request.target.resolve(againstFolder: baseFolder, query: request.query)
         var headers = request.headers
         if let body = request.body, let contentType = body.contentType, !headers.contains("Content-Type") {
             headers["Content-Type"] = contentType
@@ -148,14 +151,19 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Converts an accepted response's body into the requested type.
-    static func convert<Value: ResponseConvertible>(
-        _ response: TransportResponse, to type: Value.Type
+    /// Converts an accepted response's body into the requested type; a body that fails to convert and is an
+    /// HTML page (a login portal, an error page sent with `200`) fails as ``ConversionError/htmlPage(title:excerpt:)``,
+    /// which says more than the converter's own complaint about it.
+    static func convert<Value>(
+        _ response: TransportResponse, with conversion: ResponseConversion<Value>
     ) throws(FetchError) -> Response<Value> {
         do {
             return Response(
-                value: try Value(body: response.body, metadata: response.metadata), metadata: response.metadata)
+                value: try conversion.convert(response.body, response.metadata), metadata: response.metadata)
         } catch {
+            if let page = HTMLPage(body: response.body, contentType: response.metadata.contentType) {
+                throw .conversionFailed(.htmlPage(title: page.title, excerpt: page.excerpt), url: response.metadata.url)
+            }
             throw .conversionFailed(error, url: response.metadata.url)
         }
     }

@@ -3,7 +3,9 @@ import Foundation
 extension HTTPClient {
     /// Settings shared by every request a client sends; each request may override the per-request ones.
     public struct Configuration: Sendable {
-        /// The URL that request paths are resolved against.
+        /// The URL that request paths are joined to, taken as a folder with or without a trailing `/`:
+        /// `https://host/api` and `items.json` give `https://host/api/items.json`; a path starting with
+        /// `/` starts from the host. See ``RequestTarget/path(_:)``.
         public var baseURL: URL?
         /// The most requests on the wire at once; more wait in the client's queue (not counted in their timeout).
         public var maxConcurrentRequests: Int

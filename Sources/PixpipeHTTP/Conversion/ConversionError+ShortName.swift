@@ -1,6 +1,6 @@
 extension ConversionError {
     /// A stable short name of the case: `unsupported-charset`, `undecodable-text`, `invalid-json`,
-    /// `key-path-not-found`, `decoding-failed`, `missing-value` or `conversion-failed`.
+    /// `key-path-not-found`, `decoding-failed`, `missing-value`, `html-page` or `conversion-failed`.
     public var shortName: String {
         switch self {
         case .unsupportedCharset: "unsupported-charset"
@@ -10,6 +10,7 @@ extension ConversionError {
         case .decodingFailed: "decoding-failed"
         case .missingValue: "missing-value"
         case .underlying: "conversion-failed"
+        case .htmlPage: "html-page"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PixpipeLocking
 
 /// Why a response body could not be converted to the requested type.
 public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -16,9 +17,24 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
     case missingValue(type: String)
     /// A converter's own error, such as an image decoding error.
     case underlying(any Error & Sendable)
+    /// The body is an HTML page (a login wall, a captive portal, an error page sent with `200`), not the
+    /// requested data; `title` is the page's `<title>` and `excerpt` the start of the page, each one escaped
+    /// line (the excerpt at most ``FetchError/bodyExcerptLength`` characters; the description shows less).
+    ///
+    /// ```swift
+    /// } catch .conversionFailed(.htmlPage(let title, _), let url) {
+    ///     print("\(url?.absoluteString ?? "") sent a web page:", title ?? "untitled")
+    /// }
+    /// ```
+    case htmlPage(title: String?, excerpt: String)
 
-    /// A one-line explanation for people.
+    /// A one-line explanation for people; text from the body (a parser's reason, a page's excerpt) has
+    /// its control characters escaped, so it is safe to print.
     public var description: String {
+        UntrustedText.escaped(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case .unsupportedCharset(let charset): "unsupported charset \(charset)"
         case .undecodableText(let charset): "body is not valid \(charset) text"
@@ -28,6 +44,9 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
             "cannot decode \(type) at \(keyPath ?? "the root"): \(reason)"
         case .missingValue(let type): "no \(type) value in the response"
         case .underlying(let error): String(describing: error)
+        case .htmlPage(let title, let excerpt):
+            "body is an HTML page" + (title.map { " titled \"\($0)\"" } ?? "") + ", not the requested data: "
+                + UntrustedText.excerpt(excerpt, limit: FetchError.descriptionExcerptLength)
         }
     }
 
@@ -41,6 +60,7 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
         case (.decodingFailed(let t1, let k1, let r1), .decodingFailed(let t2, let k2, let r2)):
             t1 == t2 && k1 == k2 && r1 == r2
         case (.missingValue(let a), .missingValue(let b)): a == b
+        case (.htmlPage(let t1, let e1), .htmlPage(let t2, let e2)): t1 == t2 && e1 == e2
         case (.underlying(let a), .underlying(let b)):
             type(of: a) == type(of: b) && String(reflecting: a) == String(reflecting: b)
         default: false

@@ -1,6 +1,10 @@
 import Foundation
 
-/// A `Decodable` model that converts straight from a JSON response, optionally found at a key path.
+/// A `Decodable` model that names where it is found in JSON responses, and the decoder to read it with.
+///
+/// Not needed to request a model: `Request<Model>` and `Request<[Model]>` take any `Decodable`, and a key
+/// path given to a request (`Request<[Model]>(path:keyPath:)`) wins over the type's own. Conform when every
+/// endpoint nests the model the same way, or when it needs a configured decoder.
 ///
 /// ```swift
 /// struct Comic: DecodableResponse {
@@ -42,11 +46,13 @@ extension Array: ResponseConvertible where Element: DecodableResponse {
     }
 }
 
-/// A wrapper that converts any `Decodable` type from a JSON body at its root, when the type itself
-/// should not know about HTTP.
+/// A wrapper that converts any `Decodable` type from a JSON body at its root.
+///
+/// `Request<User>` does the same without the wrapper; this stays for code written before it could.
 ///
 /// ```swift
 /// let user = try await client.send(Request<Decoded<User>>(path: "/me")).value
+/// let same = try await client.send(Request<User>(path: "/me"))
 /// ```
 public struct Decoded<Model: Decodable & Sendable>: ResponseConvertible {
     /// The decoded model.

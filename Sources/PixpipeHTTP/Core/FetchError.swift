@@ -27,7 +27,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled(url: URL?)
     /// The server answered with a status the request does not accept; `bodyPrefix` is an excerpt of the
     /// start of the body: one line of at most ``bodyExcerptLength`` characters, controls escaped (see
-    /// ``httpStatus(code:url:body:)``).
+    /// ``httpStatus(code:url:body:)``). The ``description`` shows its first ``descriptionExcerptLength``.
     case httpStatus(code: Int, url: URL, bodyPrefix: String)
     /// The response's `Content-Type` (`nil` when absent) is not among the `accepted` patterns.
     case unacceptableContentType(String?, accepted: [String], url: URL)
@@ -44,6 +44,31 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     package static let bodyPrefixLength = 512
     /// The most characters of the body excerpt of ``httpStatus(code:url:bodyPrefix:)``.
     public static let bodyExcerptLength = 200
+    /// The most characters of a body excerpt shown in a ``description``: enough to recognise the page,
+    /// short enough for a log line; the whole excerpt stays on the value (``bodyExcerpt``).
+    ///
+    /// ```swift
+    /// print(error)   // "https://host/x answered HTTP 404: <!DOCTYPE html> <html> <head> <title>404 Not Fou…"
+    /// ```
+    public static let descriptionExcerptLength = 120
+
+    /// The excerpt of the server's body the error holds, whole (up to ``bodyExcerptLength`` characters, one
+    /// escaped line): of an unaccepted status, or of an HTML page sent in place of the requested data.
+    ///
+    /// ```swift
+    /// catch let error as FetchError {
+    ///     print(error)                           // one line, 120 characters of the body at most
+    ///     log(error.bodyExcerpt ?? "")           // the longer excerpt, for a closer look
+    /// }
+    /// ```
+    public var bodyExcerpt: String? {
+        switch self {
+        case .httpStatus(_, _, let bodyPrefix):
+            bodyPrefix.isEmpty ? nil : UntrustedText.excerpt(bodyPrefix, limit: Self.bodyExcerptLength)
+        case .conversionFailed(.htmlPage(_, let excerpt), _): excerpt
+        default: nil
+        }
+    }
 
     /// The error for a status not accepted, with the start of `body` as one short line: whitespace runs
     /// become one space and control characters are escaped (a server's body is shown on terminals and
@@ -90,7 +115,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled(let url): "request \(url.map { "for \($0.absoluteString) " } ?? "")was cancelled"
         case .httpStatus(let code, let url, let bodyPrefix):
             "\(url.absoluteString) answered HTTP \(code)"
-                + (bodyPrefix.isEmpty ? "" : ": \(UntrustedText.excerpt(bodyPrefix, limit: Self.bodyExcerptLength))")
+                + (bodyPrefix.isEmpty
+                    ? "" : ": \(UntrustedText.excerpt(bodyPrefix, limit: Self.descriptionExcerptLength))")
         case .unacceptableContentType(let contentType, let accepted, let url):
             "\(url.absoluteString) sent \(contentType ?? "no content type"), expected \(accepted.joined(separator: " or "))"
         case .bodyTooLarge(let limit, let url): "body of \(url.absoluteString) is over the limit of \(limit) bytes"

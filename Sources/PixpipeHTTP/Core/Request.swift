@@ -2,16 +2,20 @@ import Foundation
 
 /// A typed HTTP request: what to send, what to accept, and the type the body converts to.
 ///
-/// Options left `nil` take the client's configuration.
+/// `Value` is any ``ResponseConvertible`` type (``JSON``, `String`, `Data`, an image, a
+/// ``DecodableResponse`` model) or any plain `Decodable` model, alone or in an array, read from the JSON
+/// body at its root or at a key path given per request. Options left `nil` take the client's configuration.
 ///
 /// ```swift
 /// var request = Request<JSON>(path: "/search", query: [URLQueryItem(name: "q", value: "cats")])
 /// request.timeout = .milliseconds(500)
 /// request.acceptableContentTypes = ["application/json"]
 /// let json = try await client.send(request)
+/// let models = try await client.send(Request<[Model]>(path: "/models", keyPath: "data.model_list"))
 /// ```
-public struct Request<Value: ResponseConvertible>: Sendable {
-    /// Where the request goes: an absolute URL, or a string resolved against the client's base URL.
+public struct Request<Value: Sendable>: Sendable {
+    /// Where the request goes: an absolute URL, or a string resolved against the client's base URL (see
+    /// ``RequestTarget/path(_:)`` for how the two are joined).
     public var target: RequestTarget
     /// The method; `GET` by default.
     public var method: HTTPMethod
@@ -37,27 +41,13 @@ public struct Request<Value: ResponseConvertible>: Sendable {
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// Sees the body as it arrives, so a digest needs no second pass over it; see ``ResponseBodyObserver``.
     public var bodyObserver: (any ResponseBodyObserver)?
+    /// Builds the value from an accepted response; chosen by the initializer from what `Value` is.
+    let conversion: ResponseConversion<Value>
 
-    /// A request for an absolute URL.
-    public init(
-        url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
-    ) {
-        self.init(target: .url(url), method: method, headers: headers, query: query, body: body)
-    }
-
-    /// A request for `path`, resolved against the client's base URL (an absolute URL string works too).
-    public init(
-        path: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
-    ) {
-        self.init(target: .path(path), method: method, headers: headers, query: query, body: body)
-    }
-
-    /// A request for a target.
-    public init(
-        target: RequestTarget, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
+    /// The one memberwise path every public initializer takes.
+    init(
+        target: RequestTarget, method: HTTPMethod, headers: HTTPHeaders, query: [URLQueryItem], body: RequestBody?,
+        acceptableContentTypes: [String]?, conversion: ResponseConversion<Value>
     ) {
         self.target = target
         self.method = method
@@ -66,15 +56,16 @@ public struct Request<Value: ResponseConvertible>: Sendable {
         self.body = body
         self.timeout = nil
         self.acceptableStatusCodes = successCodeSet
-        self.acceptableContentTypes = Value.defaultAcceptableContentTypes
+        self.acceptableContentTypes = acceptableContentTypes
         self.maxBodyBytes = nil
         self.maxRedirects = nil
         self.retryPolicy = nil
         self.onProgress = nil
         self.bodyObserver = nil
+        self.conversion = conversion
     }
 
-    /// The same request converting to another type.
+    /// The same request (options included) converting to another type.
     package func converting<Other: ResponseConvertible>(to type: Other.Type) -> Request<Other> {
         var other = Request<Other>(target: target, method: method, headers: headers, query: query, body: body)
         other.timeout = timeout
@@ -92,17 +83,27 @@ public struct Request<Value: ResponseConvertible>: Sendable {
 public enum RequestTarget: Sendable, Hashable {
     /// An absolute URL.
     case url(URL)
-    /// A path (or absolute URL string) resolved against the client's base URL.
+    /// A path (or absolute URL string) joined to the client's base URL, which is taken as a folder
+    /// whether or not it ends in `/`: with the base `https://host/api`, `items.json` and
+    /// `v2/items.json` give `https://host/api/items.json` and `https://host/api/v2/items.json`; a path
+    /// starting with `/` starts from the host (`/items.json` gives `https://host/items.json`); `../x`,
+    /// a query-only `?page=2` and an absolute URL string resolve as in a browser against that folder.
+    ///
+    /// ```swift
+    /// let client = HTTPClient(configuration: .init(baseURL: URL(string: "https://host/api")))
+    /// let items = try await client.send(Request<JSON>(target: .path("items.json")))   // /api/items.json
+    /// ```
     case path(String)
 
     /// The absolute URL, with `query` appended; ``FetchError/invalidURL(_:)`` when it cannot be built.
-    func resolve(against baseURL: URL?, query: [URLQueryItem]) throws(FetchError) -> URL {
+    /// `baseFolder` is the base URL as a folder (``folder(of:)``).
+    func resolve(againstFolder baseFolder: URL?, query: [URLQueryItem]) throws(FetchError) -> URL {
         let resolved: URL
         switch self {
         case .url(let url):
             resolved = url
         case .path(let string):
-            guard let url = URL(string: string, relativeTo: baseURL)?.absoluteURL else {
+            guard let url = URL(string: string, relativeTo: baseFolder)?.absoluteURL else {
                 throw .invalidURL(string)
             }
             resolved = url
@@ -129,6 +130,19 @@ public enum RequestTarget: Sendable, Hashable {
         }
         guard let url = components.url else { throw .invalidURL(resolved.absoluteString) }
         return url
+    }
+
+    /// `base` taken as a folder: its path ends in `/` (added when missing), its query and fragment dropped.
+    ///
+    /// RFC 3986 resolves `items.json` against `/api` to `/items.json`, dropping the last segment, which
+    /// is right for a page's links and wrong for an API's base URL: nobody writing `/api` means its parent.
+    static func folder(of base: URL?) -> URL? {
+        guard let base else { return nil }
+        var text = base.absoluteString
+        // The first `?` or `#` after the scheme and authority starts the query or fragment.
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
+        if !text.hasSuffix("/") { text += "/" }
+        return URL(string: text) ?? base
     }
 
     /// `url` when it is an absolute http(s) URL with a host. Without URLComponents, whose host lookup runs

@@ -6,7 +6,7 @@ import Foundation
 /// let response = try await client.response(for: Request<JSON>(path: "/items"))
 /// print(response.statusCode, response.url, response.value["count"] ?? .null)
 /// ```
-public struct Response<Value: ResponseConvertible>: Sendable {
+public struct Response<Value: Sendable>: Sendable {
     /// The converted body.
     public var value: Value
     /// Status, headers and final URL.

@@ -50,6 +50,19 @@ struct ImagePipelineSharedTests {
         #expect(server.requestCount("/cat.png") == 1)
     }
 
+    @Test("When the cache folder cannot be made, the shared pipeline still loads, with no disk cache")
+    func unwritableCacheHome() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        server.route("/cat.png", .respond(headers: ["Cache-Control": "max-age=3600"], body: PipelineFixture.png()))
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        // A regular file where a folder of the path should be.
+        let blocker = base.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let child = try loadShared([server.url("/cat.png")], cacheHome: blocker.appendingPathComponent("cache").path)
+        #expect(child.status == 0, "\(child.lines)")
+        #expect(child.lines == ["64x48 network", "cache none"])
+    }
+
     @Test("The default folder follows XDG_CACHE_HOME when absolute, else HOME/.cache")
     func defaultDirectory() {
         #expect(

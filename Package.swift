@@ -152,7 +152,7 @@ let package = Package(
             name: "PixpipeImage",
             dependencies: [
                 "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CPixpipeTIFF",
-                "CLibLCMS2", "PixpipeLocking",
+                "CLibLCMS2", "PixpipeLocking", "CPixpipeSystem",
             ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),

@@ -43,6 +43,24 @@ func processingSnippet(data: Data) throws -> Data {
     return try small.encoded(as: .png)
 }
 
+/// README: "Use it as a library", images in one line each: read a file, its size as shown, a resize to
+/// fit, an atomic write whose format follows the extension.
+func oneLineImageSnippet(folder: URL) throws {
+    let photo = try Image(contentsOf: folder.appendingPathComponent("photo.jpg"))
+    print(photo.width, photo.height, photo.shownSize)  // 1800 1200 1200x1800: stored pixels, then as shown
+    let small = try photo.resized(toFit: ImageSize(width: 400, height: 400))  // aspect kept, never enlarged
+    try small.write(to: folder.appendingPathComponent("small.webp"), quality: 80)  // format from the extension
+    try small.write(to: folder.appendingPathComponent("small.png"), as: .png)  // or named; atomic either way
+}
+
+/// README: "Use it as a library", the shared pipeline: web and local images, cached in memory and on the
+/// disk (`$XDG_CACHE_HOME/pixpipe`, `~/.cache/pixpipe` or `~/Library/Caches/pixpipe`).
+func sharedPipelineSnippet(webURL: URL, folder: URL) async throws -> [Image] {
+    let remote = try await ImagePipeline.shared.image(for: webURL)  // fetched once, then from the caches
+    let local = try await ImagePipeline.shared.image(for: folder.appendingPathComponent("icon.png"))  // file://
+    return [remote, local]
+}
+
 // MARK: HTTP
 
 /// README: a model decoded from the JSON found at a key path.

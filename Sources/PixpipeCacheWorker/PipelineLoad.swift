@@ -30,3 +30,22 @@ func loadThroughPipeline(directory: String, urls: [String]) async -> Int32 {
         "requests \(statistics.networkRequests) notModified \(statistics.notModified) diskHits \(statistics.diskHits)")
     return failed ? 1 : 0
 }
+
+/// `PixpipeCacheWorker shared URL...`: loads each URL through `ImagePipeline.shared`, as a program with no
+/// configuration of its own would, and prints `WIDTHxHEIGHT SOURCE` per image (or `error NAME`), then
+/// `cache DIR` (the shared disk cache's folder, or `none`). Exits 1 when an image failed.
+func loadThroughSharedPipeline(urls: [String]) async -> Int32 {
+    var failed = false
+    for string in urls {
+        guard let url = URL(string: string) else { return 2 }
+        do {
+            let response = try await ImagePipeline.shared.imageResponse(for: ImageRequest(url: url))
+            print("\(response.image.width)x\(response.image.height) \(response.source.rawValue)")
+        } catch {
+            print("error \(error.shortName)")
+            failed = true
+        }
+    }
+    print("cache \(ImagePipeline.shared.configuration.dataCache?.directory.path ?? "none")")
+    return failed ? 1 : 0
+}

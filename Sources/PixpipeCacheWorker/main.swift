@@ -8,6 +8,8 @@
 //     prints `hits H misses M writes W` and exits 0.
 // PixpipeCacheWorker load DIR URL...
 //     Loads the URLs through an ImagePipeline over the folder (see PipelineLoad.swift).
+// PixpipeCacheWorker shared URL...
+//     Loads the URLs through ImagePipeline.shared (see PipelineLoad.swift).
 // PixpipeCacheWorker read DIR KEY SIZE_LIMIT
 //     Reads KEY's entry once and prints `hit BYTES` or `miss`, then `peak KB`: the process's peak resident
 //     memory (`VmHWM`), which tells whether the read was bounded.
@@ -18,6 +20,9 @@ import PixpipeTestSupport
 let arguments = CommandLine.arguments
 if arguments.count >= 4, arguments[1] == "load" {
     exit(await loadThroughPipeline(directory: arguments[2], urls: Array(arguments[3...])))
+}
+if arguments.count >= 3, arguments[1] == "shared" {
+    exit(await loadThroughSharedPipeline(urls: Array(arguments[2...])))
 }
 if arguments.count == 5, arguments[1] == "read", let sizeLimit = Int(arguments[4]) {
     do {
@@ -34,7 +39,7 @@ if arguments.count == 5, arguments[1] == "read", let sizeLimit = Int(arguments[4
 }
 let usage =
     "usage: PixpipeCacheWorker fill DIR KEYS SIZE_LIMIT | hammer DIR KEYS SIZE_LIMIT ITERATIONS SEED | load DIR URL..."
-    + " | read DIR KEY SIZE_LIMIT\n"
+    + " | shared URL... | read DIR KEY SIZE_LIMIT\n"
 guard arguments.count >= 5, let keys = Int(arguments[3]), keys > 0, let sizeLimit = Int(arguments[4]) else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)

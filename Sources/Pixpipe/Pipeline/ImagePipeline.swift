@@ -7,6 +7,7 @@ import PixpipeImage
 /// each download and each decode once however many callers ask at once.
 ///
 /// ```swift
+/// let avatar = try await ImagePipeline.shared.image(for: url)   // memory and disk caches, set up for you
 /// let pipeline = ImagePipeline(
 ///     configuration: .init(dataCache: try DataCache(directory: URL(fileURLWithPath: "cache"))))
 /// let image = try await pipeline.image(for: url)
@@ -22,6 +23,8 @@ import PixpipeImage
 /// while it waits. Cancelling one caller gives up its share; the download stops when no caller is left.
 /// When the origin cannot be reached, a stale entry serves unless sent with `must-revalidate` or
 /// `no-cache` (``Configuration/servesStaleOnError``); ``imageResponse(for:)`` says where an image came from.
+/// A `file:` URL is read from the disk instead, with no request and no disk-cache entry, and then decoded,
+/// processed and kept in the memory cache like any other (``ImageResponse/Source/localFile``).
 public final class ImagePipeline: Sendable {
     /// The settings the pipeline was made with.
     public let configuration: Configuration

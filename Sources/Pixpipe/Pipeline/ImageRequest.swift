@@ -31,7 +31,8 @@ public struct ImageRequest: Sendable {
         public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// The URL of the original bytes (absolute, `http` or `https`).
+    /// The URL of the original bytes: absolute, `http` or `https`, or `file` for a local file (read with no
+    /// request and not kept in the disk cache; the decode options' input limit applies to it).
     public var url: URL
     /// The steps applied after decoding, in order; the first may start from the bytes (a reduced-size decode).
     public var processing: [any ImageProcessing]

@@ -15,6 +15,8 @@ public struct ImageResponse: Sendable, Hashable {
         case memoryCache
         /// A fresh disk-cache entry (the original or a stored processed output): no request.
         case diskCache
+        /// A local file (a `file:` URL), read from the disk: no request and no disk-cache entry.
+        case localFile
         /// A stale disk-cache entry the origin confirmed with `304 Not Modified`.
         case revalidated
         /// A download.

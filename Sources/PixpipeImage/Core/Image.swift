@@ -5,13 +5,15 @@
 ///
 /// ```swift
 /// let image = try Image(contentsOfFile: "photo.jpg")
-/// print(image.width, image.height, image.pixelFormat)   // 1800 1200 rgb8
+/// print(image.width, image.height, image.pixelFormat)   // 1800 1200 rgb8: the stored pixels
+/// print(image.shownSize)                                // 1200x1800 when its EXIF orientation turns it
 /// let red = image[x: 10, y: 20, channel: 0]
 /// ```
 public struct Image: Sendable, Hashable {
-    /// Width in pixels.
+    /// The width of the stored pixels, before the EXIF orientation: a portrait photo stored on its side
+    /// is wider than tall here. ``shownSize`` is the size as shown.
     public let width: Int
-    /// Height in pixels.
+    /// The height of the stored pixels, before the EXIF orientation; see ``width`` and ``shownSize``.
     public let height: Int
     /// Channel layout and sample depth.
     public let pixelFormat: PixelFormat

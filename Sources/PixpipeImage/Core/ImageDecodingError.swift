@@ -48,6 +48,10 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidOption(String)
     /// The codec library failed; `reason` is its message.
     case libraryFailure(format: ImageFormat, reason: String)
+    /// ``Image/write(to:quality:)`` could not tell the format from the file's extension.
+    case unknownFileExtension(path: String)
+    /// The encoded bytes could not be written to the file (``Image/write(to:as:)``); nothing was left there.
+    case unwritable(path: String, reason: String)
 
     /// A one-line explanation for people.
     public var description: String {
@@ -57,6 +61,9 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .unsupportedFormat(let format): "cannot write \(format.rawValue) images"
         case .invalidOption(let message): "invalid encoding option: \(message)"
         case .libraryFailure(let format, let reason): "\(format.rawValue) encoder failed: \(reason)"
+        case .unknownFileExtension(let path):
+            "cannot tell the format from the name \(path): use an extension of \(ImageFormat.writableNames)"
+        case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 }

@@ -19,6 +19,24 @@ extension Image {
         try self.init(data: data, options: options)
     }
 
+    /// Decodes the image file at a `file:` URL; the format is sniffed from its bytes, not its name.
+    ///
+    /// ```swift
+    /// let image = try Image(contentsOf: URL(fileURLWithPath: "photo.jpg"))
+    /// ```
+    ///
+    /// The same as ``init(contentsOfFile:options:)`` with the URL's path. Only local files are read here:
+    /// any other URL throws ``ImageDecodingError/unreadable(path:reason:)`` without a request (load `http`
+    /// and `https` images through `ImagePipeline` or `Request<Image>` of the `Pixpipe` module).
+    public init(contentsOf url: URL, options: DecodeOptions = .init()) throws(ImageDecodingError) {
+        guard url.isFileURL else {
+            throw .unreadable(
+                path: url.absoluteString,
+                reason: "not a file URL (Image(contentsOf:) reads local files; load web images through ImagePipeline)")
+        }
+        try self.init(contentsOfFile: url.path, options: options)
+    }
+
     /// Reads the header of image bytes without decoding pixels.
     public static func info(data: Data, options: DecodeOptions = .init()) throws(ImageDecodingError) -> ImageInfo {
         try data.withTypedBytes { (bytes) throws(ImageDecodingError) in

@@ -17,12 +17,16 @@ enum CacheWorker {
     }()
 
     /// Starts the worker with `arguments`, its output going to `output` (a file, so a full pipe never blocks it).
-    static func start(_ arguments: [String], output: URL) throws -> Process {
+    /// `environment` replaces the variables it names (the rest are inherited).
+    static func start(_ arguments: [String], output: URL, environment: [String: String] = [:]) throws -> Process {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = process.standardOutput
         try process.run()

@@ -47,7 +47,9 @@ final class ImagePipelineCoordinator: Sendable {
         self.statistics = statistics
         loader = OriginalDataLoader(
             client: configuration.client, dataCache: configuration.dataCache, policy: configuration.cachePolicy,
-            servesStaleOnError: configuration.servesStaleOnError, statistics: statistics)
+            servesStaleOnError: configuration.servesStaleOnError, statistics: statistics,
+            fileByteLimit: [configuration.decodeOptions.byteLimit, configuration.client.configuration.maxBodyBytes]
+                .compactMap { $0 }.min())
     }
 
     /// A new task number.
@@ -68,7 +70,9 @@ final class ImagePipelineCoordinator: Sendable {
         let (effects, hit) = state.withLock { state in
             var effects = CoordinatorEffects()
             let hit = state.add(
-                task, key: key, cached: { imageCache?.image(for: key) }, looksUpProcessed: processedEncoding != nil,
+                task, key: key, cached: { imageCache?.image(for: key) },
+                // A local file's outputs are not kept on the disk: the file is there to make them again.
+                looksUpProcessed: processedEncoding != nil && !key.url.isFileURL,
                 effects: &effects)
             return (effects, hit)
         }
@@ -172,10 +176,12 @@ final class ImagePipelineCoordinator: Sendable {
             case .success(let image):
                 // Stored before the job ends, so that a task arriving meanwhile either joins the job or hits.
                 self.imageCache?.store(image, for: start.key)
-                if !start.source.isProcessed, !start.request.processing.isEmpty { self.storeProcessed(image, start) }
+                if !start.source.isProcessed, start.source.origin != .localFile, !start.request.processing.isEmpty {
+                    self.storeProcessed(image, start)
+                }
             case .failure(let error):
                 // Bytes that are not a whole image are not served again from the disk.
-                if error.condemnsBytes {
+                if error.condemnsBytes, start.source.origin != .localFile {
                     self.dataCache?.removeEntry(
                         for: start.source.isProcessed ? Self.processedKey(start.key) : start.key.url.absoluteString)
                 }

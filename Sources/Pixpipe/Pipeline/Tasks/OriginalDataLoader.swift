@@ -7,6 +7,8 @@ import PixpipeLocking
 /// network otherwise, storing what the policy lets it store; and, when the origin cannot be reached, from a
 /// stale stored copy that allows it (RFC 9111 4.2.4).
 ///
+/// A `file:` URL is read from the disk instead (``LocalImageFile``), with no request and no disk-cache entry.
+///
 /// One call per download job, however many callers share it. The disk cache is read and written on the
 /// calling task: an entry is read with one `read` of its size and written as one temporary file renamed,
 /// which is short next to the transfer it saves or follows.
@@ -22,6 +24,9 @@ struct OriginalDataLoader: Sendable {
     let servesStaleOnError: Bool
     /// Where loads are counted.
     let statistics: Locked<ImagePipeline.Statistics>
+    /// The most bytes a local file may hold: the decode options' input limit and the client's body cap,
+    /// whichever is smaller (a file is held to the limits a download is).
+    let fileByteLimit: Int?
 
     /// The bytes of `url`; `progress` and `observer` see a network body as it arrives.
     func load(
@@ -30,6 +35,7 @@ struct OriginalDataLoader: Sendable {
     ) async -> Result<
         DecodeSource, ImagePipelineError
     > {
+        if url.isFileURL { return loadFile(url) }
         let key = url.absoluteString
         var stored: DataCacheEntry?
         var conditional = HTTPHeaders()
@@ -85,6 +91,17 @@ struct OriginalDataLoader: Sendable {
         }
         return .success(
             DecodeSource(data: response.value, metadata: metadata, isProcessed: false, origin: .network))
+    }
+
+    /// The bytes of a local file, under ``fileByteLimit``. Never stored in the disk cache: the file is its
+    /// own copy, and reading it costs what reading an entry would.
+    private func loadFile(_ url: URL) -> Result<DecodeSource, ImagePipelineError> {
+        do {
+            let data = try LocalImageFile.read(url.path, byteLimit: fileByteLimit)
+            return .success(DecodeSource(data: data, metadata: nil, isProcessed: false, origin: .localFile))
+        } catch {
+            return .failure(.decoding(error, url: url))
+        }
     }
 
     /// The stale copy `entry` as the bytes to decode, when `error` says the origin could not be reached and

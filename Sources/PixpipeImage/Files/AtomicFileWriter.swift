@@ -17,7 +17,8 @@ import Foundation
 /// `.NAME.part-XXXXXX` in the same folder (same file system, so the rename is atomic; hidden, so no output
 /// name clashes with it), renamed over `NAME`. Either way, with flushing, the file is flushed with `fsync`
 /// before it gets its name and the folder after. On any failure nothing is left under a temporary name and
-/// a replaced file is left untouched. Shared by the downloader and the CLI's `convert` and `thumbnail`.
+/// a replaced file is left untouched. Shared by the downloader, the disk cache, `Image.write(to:as:)` and the
+/// CLI's `convert` and `thumbnail`; it lives in PixpipeImage, the lowest layer that writes files.
 ///
 /// A writer of many files may leave the flushing to one ``synchronizeFileSystem(containing:)`` at the end
 /// (`flushes: false`): each file still appears whole to every reader and across a killed process; only a

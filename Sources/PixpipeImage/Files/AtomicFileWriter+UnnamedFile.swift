@@ -98,21 +98,21 @@ extension AtomicFileWriter {
 /// Which folders' file systems have unnamed files, learned from the first write into each: a folder is
 /// tried once, and marked when the system refuses, so every later write there goes straight to the
 /// temporary-name path.
-final class UnnamedFileSupport: Sendable {
+package final class UnnamedFileSupport: Sendable {
     /// The one table of the process.
-    static let shared = UnnamedFileSupport()
+    package static let shared = UnnamedFileSupport()
 
     /// The folders found without unnamed files. A few per process at most (one per output folder on such a
     /// file system); bounded all the same, since forgetting one only costs one more refused `open`.
     private let unsupported = Locked<Set<String>>([])
 
     /// Whether writes into `directory` should try an unnamed file.
-    func isSupported(in directory: String) -> Bool {
+    package func isSupported(in directory: String) -> Bool {
         unsupported.withLock { !$0.contains(directory) }
     }
 
     /// Records that `directory`'s file system refused an unnamed file.
-    func markUnsupported(_ directory: String) {
+    package func markUnsupported(_ directory: String) {
         unsupported.withLock { folders in
             if folders.count >= 256 { folders.removeAll() }
             folders.insert(directory)

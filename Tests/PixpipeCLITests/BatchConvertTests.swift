@@ -3,7 +3,9 @@ import Pixpipe
 import Testing
 
 /// `pixpipe convert INPUT... DIR`: many files and folders into an output folder.
-@Suite("pixpipe convert into a folder", .enabled(if: PixpipeExecutable.built != nil, "the pixpipe executable is not built"))
+@Suite(
+    "pixpipe convert into a folder", .enabled(if: PixpipeExecutable.built != nil, "the pixpipe executable is not built")
+)
 struct BatchConvertTests {
     let tool = PixpipeExecutable.built ?? PixpipeExecutable(url: URL(fileURLWithPath: "/nonexistent"))
 
@@ -46,7 +48,9 @@ struct BatchConvertTests {
         try input.write(try Self.jpeg(width: 80, height: 60), to: "photos/2024/june/beach.jpg")
         try input.write(try TestImages.png(), to: "photos/2024/logo.png")
         let output = try TemporaryDirectory()
-        let result = try tool.run(["convert", input.path("photos"), output.url.path, "--format", "webp", "--width", "20"])
+        let result = try tool.run([
+            "convert", input.path("photos"), output.url.path, "--format", "webp", "--width", "20",
+        ])
         #expect(result.status == 0, "\(result.errors)")
         for name in ["top.webp", "2024/june/beach.webp", "2024/logo.webp"] {
             #expect(try Self.format(output.path(name)) == .webp, "\(name)")
@@ -55,7 +59,9 @@ struct BatchConvertTests {
         #expect(info.width == 20 && info.height == 15)
         #expect(result.errors.contains("3 converted, 0 failed"))
         // Again: every output exists with the same options, so every one is skipped.
-        let again = try tool.run(["convert", input.path("photos"), output.url.path, "--format", "webp", "--width", "20"])
+        let again = try tool.run([
+            "convert", input.path("photos"), output.url.path, "--format", "webp", "--width", "20",
+        ])
         #expect(again.status == 0 && again.errors.contains("0 converted, 0 failed, 3 skipped"), "\(again.errors)")
     }
 

@@ -17,7 +17,8 @@ struct NothingSkippedSilentlyTests {
         try FileManager.default.createDirectory(
             at: input.url.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try input.write(try TestImages.png(TestImages.gradient(width: 40, height: 30, layout: .rgb)), to: "a.png")
-        try input.write(try TestImages.gradient(width: 40, height: 30, layout: .rgb).encoded(as: .jpeg), to: "sub/b.jpg")
+        try input.write(
+            try TestImages.gradient(width: 40, height: 30, layout: .rgb).encoded(as: .jpeg), to: "sub/b.jpg")
         try input.write(Data("BM".utf8) + Data(count: 60), to: "scan.bmp")  // BMP signature
         try input.write(Data("8BPS".utf8) + Data(count: 60), to: "sub/layers.psd")  // Photoshop signature
         try input.write(Data(repeating: 7, count: 100), to: "IMG_0001.CR3")  // a raw kind, by its extension

@@ -3,7 +3,9 @@ import Pixpipe
 import Testing
 
 /// Reruns of `thumbnail` and batch `convert` redo the outputs whose options changed, and only those.
-@Suite("Reruns honour changed options", .enabled(if: PixpipeExecutable.built != nil, "the pixpipe executable is not built"))
+@Suite(
+    "Reruns honour changed options", .enabled(if: PixpipeExecutable.built != nil, "the pixpipe executable is not built")
+)
 struct RerunRecipeTests {
     let tool = PixpipeExecutable.built ?? PixpipeExecutable(url: URL(fileURLWithPath: "/nonexistent"))
 
@@ -11,7 +13,8 @@ struct RerunRecipeTests {
     static func photos() throws -> TemporaryDirectory {
         let input = try TemporaryDirectory()
         for name in ["a", "b", "c"] {
-            try input.write(try TestImages.gradient(width: 400, height: 300, layout: .rgb).encoded(as: .jpeg), to: "\(name).jpg")
+            try input.write(
+                try TestImages.gradient(width: 400, height: 300, layout: .rgb).encoded(as: .jpeg), to: "\(name).jpg")
         }
         return input
     }
@@ -53,7 +56,8 @@ struct RerunRecipeTests {
 
         // A records file from an older version: names and sources only, no recipes.
         let records = output.path(".pixpipe-thumbnails.jsonl")
-        let old = try String(decoding: WholeFile.data(at: URL(fileURLWithPath: records)), as: UTF8.self)
+        let old =
+            try String(decoding: WholeFile.data(at: URL(fileURLWithPath: records)), as: UTF8.self)
             .split(separator: "\n").filter { !$0.contains("\"recipe\"") }.joined(separator: "\n") + "\n"
         try Data(old.utf8).write(to: URL(fileURLWithPath: records))
         let unknown = try tool.run(base + ["--size", "32"])

@@ -114,7 +114,8 @@ struct ThumbnailSourceTests {
         #expect(!FileManager.default.fileExists(atPath: input.path("dcim/thumbs/thumbs")))
         // The same from inside the input folder, named relatively.
         let relative = try tool.run(
-            ["thumbnail", ".", "--out", "thumbs", "--size", "32", "--json"], in: input.url.appendingPathComponent("dcim"))
+            ["thumbnail", ".", "--out", "thumbs", "--size", "32", "--json"],
+            in: input.url.appendingPathComponent("dcim"))
         #expect(relative.status == 0 && relative.outputLines.count == 1)
     }
 

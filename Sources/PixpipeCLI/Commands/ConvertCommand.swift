@@ -99,7 +99,7 @@ struct ConvertCommand: Command {
         ] + ResizeSettings.options + ColorSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
-        if Self.isBatch(arguments.positionals) { return try runBatch(arguments, console: console) }
+        if try Self.isBatch(arguments.positionals) { return try runBatch(arguments, console: console) }
         let paths = try arguments.positionals(named: ["IN", "OUT"])
         let settings = try ConvertSettings(arguments, input: paths[0], output: paths[1])
         for warning in settings.ignoredOptionWarnings { console.warning(warning) }
@@ -134,13 +134,19 @@ struct ConvertCommand: Command {
         }
     }
 
-    /// Whether the command line asks for a batch: several inputs, or OUT an existing folder, or ending in
-    /// `/`, or OUT without an image extension after an input folder.
-    static func isBatch(_ positionals: [String]) -> Bool {
+    /// Whether the command line asks for a batch: OUT an existing folder, or ending in `/`, or several
+    /// inputs (OUT then must not be named like an image file), or OUT without an image extension after an
+    /// input folder.
+    static func isBatch(_ positionals: [String]) throws(UsageError) -> Bool {
         guard positionals.count >= 2, let output = positionals.last else { return false }
-        if positionals.count > 2 || output.hasSuffix("/") { return true }
+        if output.hasSuffix("/") { return true }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            return true
+        }
+        if positionals.count > 2 {
+            // `convert a.jpg b.jpg c.png` most likely forgot a folder; ImageMagick would write one file of all.
+            if ImageFormat(path: output) != nil { throw .outputFileForSeveralInputs(output) }
             return true
         }
         let input = positionals[0]

@@ -74,7 +74,9 @@ struct ThumbnailCommand: Command {
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
             .flag("overwrite", help: "Replace existing outputs (default: skip them unless options changed)."),
-            .value("name", placeholder: "TEMPLATE", help: "Output file names: {name}, {dir}, {width}, {height}, {ext} (default {name}.{ext})."),
+            .value(
+                "name", placeholder: "TEMPLATE",
+                help: "Output file names: {name}, {dir}, {width}, {height}, {ext} (default {name}.{ext})."),
             .flag("json", help: "Print one JSON object per input and line (JSON Lines)."),
             .value(
                 "max-pixels", placeholder: "N",

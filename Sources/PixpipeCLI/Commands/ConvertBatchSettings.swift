@@ -8,23 +8,31 @@ struct ConvertBatchSettings: BatchSettings {
     let conversion: ConvertSettings
     /// `--format`, or `nil` to keep each input's format (where it is writable).
     let namedFormat: ImageFormat?
+    /// The output folder (the last argument).
     let outputDirectory: String
+    /// Output file names (`--name`).
     let nameTemplate: OutputNameTemplate
+    /// `--overwrite`.
     let overwrites: Bool
+    /// `--json`.
     let json: Bool
+    /// `--jobs`: worker threads.
     let jobs: Int
 
     /// Reads and checks the options; `output` is the output folder.
     init(_ arguments: ParsedArguments, output: String) throws(UsageError) {
         namedFormat = try ConvertSettings.namedFormat(arguments)
-        conversion = try ConvertSettings(arguments, format: namedFormat ?? .png)
+        jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        var conversion = try ConvertSettings(arguments, format: namedFormat ?? .png)
+        // Each worker resizes one image; more threads per resize would only compete with the other workers.
+        conversion.resize?.maximumConcurrency = jobs > 1 ? 1 : nil
+        self.conversion = conversion
         outputDirectory = output
         nameTemplate =
             try arguments.value("name").map { (text) throws(UsageError) in try OutputNameTemplate(text) }
             ?? .standard
         overwrites = arguments.isSet("overwrite")
         json = arguments.isSet("json")
-        jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// The input's byte limit (`--max-bytes`).

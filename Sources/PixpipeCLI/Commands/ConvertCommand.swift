@@ -5,7 +5,7 @@ import Pixpipe
 /// INPUT... DIR` does so for many files and folders into a folder, on every core.
 struct ConvertCommand: Command {
     let name = "convert"
-    var summary: String { "Convert an image to \(ImageFormat.writableNames)." }
+    var summary: String { "Convert an image, or many into a folder, to \(ImageFormat.writableNames)." }
     let usage = "pixpipe convert [OPTIONS] IN OUT\n       pixpipe convert [OPTIONS] INPUT... DIR"
     var details: String {
         """

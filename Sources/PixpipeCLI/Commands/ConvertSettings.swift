@@ -21,7 +21,7 @@ struct ConvertSettings: Sendable, Hashable {
     let decodeOptions: DecodeOptions
     /// The thumbnail geometry to resize to, when a size option was given (with the colour conversion, so it
     /// runs on the resized pixels).
-    let resize: ThumbnailOptions?
+    var resize: ThumbnailOptions?
     /// The colour conversion `--profile` asks for; `nil` keeps pixels and profile.
     let colorConversion: ColorConversion?
     /// `--lossless-jpeg`: the JPEG input's coefficients stored in JPEG XL with what rebuilds the identical file.

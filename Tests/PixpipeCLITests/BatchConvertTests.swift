@@ -106,4 +106,12 @@ struct BatchConvertTests {
         #expect(single.status == 0 && single.errors.isEmpty && single.output.isEmpty)
         #expect(try Self.format(output.path("one.png")) == .png)
     }
+
+    @Test("Standard input into a folder gives DIR/stdin.EXT")
+    func standardInputIntoFolder() throws {
+        let output = try TemporaryDirectory()
+        let result = try tool.run(["convert", "-", output.url.path + "/", "--format", "webp"], input: try Self.jpeg())
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try Self.format(output.path("stdin.webp")) == .webp)
+    }
 }

@@ -77,4 +77,16 @@ struct RerunRecipeTests {
         let redone = try tool.run(base + ["--quality", "40"])
         #expect(redone.status == 0 && redone.errors.contains("3 converted, 0 failed, 3 redone (options changed)"))
     }
+
+    @Test("--overwrite with the same options rewrites the files but adds no records")
+    func sameRecipeAddsNoRecords() throws {
+        let input = try Self.photos()
+        let output = try TemporaryDirectory()
+        let base = ["thumbnail", input.url.path, "--out", output.url.path, "--size", "64"]
+        #expect(try tool.run(base).status == 0)
+        let records = URL(fileURLWithPath: output.path(".pixpipe-thumbnails.jsonl"))
+        let before = try WholeFile.data(at: records)
+        #expect(try tool.run(base + ["--overwrite"]).errors.contains("3 thumbnails, 0 failed"))
+        #expect(try WholeFile.data(at: records) == before)
+    }
 }

@@ -136,7 +136,8 @@ final class BatchRunner: Sendable {
                 atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path,
                 withIntermediateDirectories: true)
             guard try publish(product.data, to: output, replacing: replaces || redoes) else { return .skipped }
-            if let name = job.recordName, let source = job.source {
+            // Only a new recipe is appended, so reruns with the same options never grow the records file.
+            if let name = job.recordName, let source = job.source, job.recipe != job.previousRecipe {
                 OutputSourceRecords.appendRecipe(
                     job.recipe, name: name, source: source, directory: settings.outputDirectory)
             }

@@ -86,4 +86,15 @@ struct NothingSkippedSilentlyTests {
         #expect(result.outputLines.count == 1)
         #expect(result.errors.contains("1 thumbnail, 0 failed in"))
     }
+
+    @Test("A named file of a kind not read is an error that says which kind")
+    func namedUnsupportedFileSaysWhy() throws {
+        let input = try TemporaryDirectory()
+        let bmp = try input.write(Data("BM".utf8) + Data(count: 60), to: "scan.bmp")
+        let output = try TemporaryDirectory()
+        let result = try tool.run(["thumbnail", bmp, "--out", output.url.path, "--json"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("BMP image: not supported"))
+        #expect(result.outputText.contains("\"errorKind\":\"not-an-image\""))
+    }
 }

@@ -59,7 +59,13 @@ struct BatchPlanner {
             } else if let probe = InputProbe(path: argument, countsFrames: settings.countsFrames) {
                 inputs.append(Input(path: argument, subfolder: "", kind: .image(probe)))
             } else {
-                failures[inputs.count] = BatchFailure(ImageDecodingError.unsupportedFormat)
+                // Named on the command line: an error either way, with the reason when the kind is known.
+                let notAnImage = BatchFailure(ImageDecodingError.unsupportedFormat)
+                if case .unsupported(let reason) = InputKind(path: argument, countsFrames: false) {
+                    failures[inputs.count] = BatchFailure(message: reason, kind: notAnImage.kind)
+                } else {
+                    failures[inputs.count] = notAnImage
+                }
                 inputs.append(Input(path: argument, subfolder: "", kind: .other))
             }
         }

@@ -37,10 +37,10 @@ struct ThumbnailCommandTests {
         let output = try TemporaryDirectory()
         let result = try tool.run(["thumbnail", input.url.path, "--out", output.url.path, "--size", "100"])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "alpha.png", "tall.jpg", "wide.jpg"])
+        #expect(try output.fileNames() == [".pixpipe-thumbnails.jsonl", "sub", "tall.jpg", "wide.jpg"])
         #expect(try Self.size(output.path("wide.jpg")) == (100, 75))
         #expect(try Self.size(output.path("tall.jpg")) == (50, 100))
-        #expect(try Self.size(output.path("alpha.png")) == (50, 40))  // never enlarged; alpha keeps PNG
+        #expect(try Self.size(output.path("sub/alpha.png")) == (50, 40))  // never enlarged; alpha keeps PNG
         #expect(result.errors.contains("3 thumbnails, 0 failed"))
         #expect(!result.errors.contains("\r"))  // no progress bar when standard error is not a terminal
         #expect(result.output.isEmpty)
@@ -157,7 +157,7 @@ struct ThumbnailCommandTests {
         let photo = try input.write(try Self.jpeg(width: 400, height: 300), to: "photo.jpg")
         let output = try TemporaryDirectory()
         #expect(try tool.run(["thumbnail", photo, "--out", output.url.path, "--size", "100"]).status == 0)
-        let skipped = try tool.run(["thumbnail", photo, "--out", output.url.path, "--size", "50", "--json"])
+        let skipped = try tool.run(["thumbnail", photo, "--out", output.url.path, "--size", "100", "--json"])
         #expect(skipped.status == 0 && skipped.errors.contains("--overwrite"))
         #expect(skipped.outputText.contains("\"skipped\":true"))
         #expect(try Self.size(output.path("photo.jpg")) == (100, 75))

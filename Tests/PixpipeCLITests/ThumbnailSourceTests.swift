@@ -46,38 +46,39 @@ struct ThumbnailSourceTests {
             let input = try #require(record["input"] as? String)
             let folder = URL(fileURLWithPath: input).deletingLastPathComponent().lastPathComponent
             let output = try #require(record["output"] as? String)
-            outputs[folder] = (URL(fileURLWithPath: output).lastPathComponent, record["skipped"] as? Bool ?? false)
+            let relative = String(output.dropFirst(self.output.url.path.count + 1))
+            outputs[folder] = (relative, record["skipped"] as? Bool ?? false)
         }
         return outputs
     }
 
-    @Test("A new photo sorting first gets a new name; the others' thumbnails are skipped as theirs, none shared")
-    func newSourceGetsFreeName() throws {
+    @Test("Subfolders are kept: a new folder's IMG_0001 gets its own output; the others are skipped as theirs")
+    func newSourceGetsItsOwnFolder() throws {
         try addPhoto("100APPLE", seed: 1)
         try addPhoto("101APPLE", seed: 2)
         let first = try thumbnail()
         #expect(first.status == 0)
         let before = try outputs(first)
-        #expect(before["100APPLE"]?.output == "IMG_0001.jpg" && before["101APPLE"]?.output == "IMG_0001-2.jpg")
+        #expect(before["100APPLE"]?.output == "100APPLE/IMG_0001.jpg")
+        #expect(before["101APPLE"]?.output == "101APPLE/IMG_0001.jpg")
+        let names = ["100APPLE/IMG_0001.jpg", "101APPLE/IMG_0001.jpg"]
         let thumbnails = try Dictionary(
-            uniqueKeysWithValues: ["IMG_0001.jpg", "IMG_0001-2.jpg"].map {
-                ($0, try WholeFile.data(at: URL(fileURLWithPath: output.path($0))))
-            })
+            uniqueKeysWithValues: names.map { ($0, try WholeFile.data(at: URL(fileURLWithPath: output.path($0)))) })
 
         try addPhoto("099APPLE", seed: 3)
         let second = try thumbnail()
         #expect(second.status == 0)
         #expect(second.errors.contains("1 thumbnail, 0 failed, 2 skipped"))
         let after = try outputs(second)
-        #expect(after["100APPLE"]?.output == "IMG_0001.jpg" && after["100APPLE"]?.skipped == true)
-        #expect(after["101APPLE"]?.output == "IMG_0001-2.jpg" && after["101APPLE"]?.skipped == true)
+        #expect(after["100APPLE"]?.output == "100APPLE/IMG_0001.jpg" && after["100APPLE"]?.skipped == true)
+        #expect(after["101APPLE"]?.output == "101APPLE/IMG_0001.jpg" && after["101APPLE"]?.skipped == true)
         let new = try #require(after["099APPLE"])
-        #expect(new.output == "IMG_0001-3.jpg" && !new.skipped)
+        #expect(new.output == "099APPLE/IMG_0001.jpg" && !new.skipped)
         // The earlier thumbnails are as they were, and the three are three different images.
         for (name, data) in thumbnails {
             #expect(try WholeFile.data(at: URL(fileURLWithPath: output.path(name))) == data)
         }
-        let all = try ["IMG_0001.jpg", "IMG_0001-2.jpg", "IMG_0001-3.jpg"].map {
+        let all = try (names + ["099APPLE/IMG_0001.jpg"]).map {
             try WholeFile.data(at: URL(fileURLWithPath: output.path($0)))
         }
         #expect(Set(all).count == 3)
@@ -89,20 +90,49 @@ struct ThumbnailSourceTests {
         #expect(redoneOutputs.mapValues(\.output) == after.mapValues(\.output))
     }
 
+    @Test("With {dir} in the template, the subfolder's name keeps flat names apart")
+    func directoryPlaceholder() throws {
+        try addPhoto("100APPLE", seed: 1)
+        try addPhoto("101APPLE", seed: 2)
+        let result = try thumbnail(["--name", "{dir}_{name}.{ext}"])
+        #expect(result.status == 0)
+        let names = try outputs(result).mapValues(\.output)
+        #expect(names == ["100APPLE": "100APPLE/100APPLE_IMG_0001.jpg", "101APPLE": "101APPLE/101APPLE_IMG_0001.jpg"])
+    }
+
+    @Test("An output folder inside the input folder is never read as input")
+    func outputInsideInputIsLeftOut() throws {
+        try addPhoto("100APPLE", seed: 1)
+        let inside = input.path("dcim/thumbs")
+        for _ in 0..<2 {
+            let result = try tool.run(["thumbnail", input.path("dcim"), "--out", inside, "--size", "32", "--json"])
+            #expect(result.status == 0)
+            #expect(result.outputLines.count == 1)
+            #expect(!result.outputText.contains("thumbs/100APPLE/IMG_0001.jpg\",\"output"))
+        }
+        #expect(FileManager.default.fileExists(atPath: input.path("dcim/thumbs/100APPLE/IMG_0001.jpg")))
+        #expect(!FileManager.default.fileExists(atPath: input.path("dcim/thumbs/thumbs")))
+        // The same from inside the input folder, named relatively.
+        let relative = try tool.run(
+            ["thumbnail", ".", "--out", "thumbs", "--size", "32", "--json"],
+            in: input.url.appendingPathComponent("dcim"))
+        #expect(relative.status == 0 && relative.outputLines.count == 1)
+    }
+
     @Test("A file another program put under the output name is left alone once the folder has records")
     func foreignOutputKept() throws {
         try addPhoto("100APPLE", seed: 1)
         #expect(try thumbnail().status == 0)
         let foreign = Data("not a thumbnail\n".utf8)
-        try foreign.write(to: URL(fileURLWithPath: output.path("IMG_0002.jpg")))
+        try foreign.write(to: URL(fileURLWithPath: output.path("100APPLE/IMG_0002.jpg")))
         try input.write(try Self.photo(4), to: "dcim/100APPLE/IMG_0002.JPG")
         let second = try thumbnail()
         #expect(second.status == 0)
-        #expect(try WholeFile.data(at: URL(fileURLWithPath: output.path("IMG_0002.jpg"))) == foreign)
+        #expect(try WholeFile.data(at: URL(fileURLWithPath: output.path("100APPLE/IMG_0002.jpg"))) == foreign)
         let outputs = second.outputLines.compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["output"] as? String
         }
-        #expect(outputs.contains(output.path("IMG_0002-2.jpg")))
+        #expect(outputs.contains(output.path("100APPLE/IMG_0002-2.jpg")))
     }
 
     @Test("Two thumbnail runs into one folder at once: each source's output holds its own thumbnail")

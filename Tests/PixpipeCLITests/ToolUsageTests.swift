@@ -59,7 +59,11 @@ struct ToolUsageTests {
             (["info"], "missing argument FILE", "pixpipe info --help"),
             (["info", "--jsn", "a"], "unknown option '--jsn' (did you mean '--json'?)", "pixpipe info --help"),
             (["convert", "a.png"], "missing argument OUT", "pixpipe convert --help"),
-            (["convert", "a", "b.png", "c"], "unexpected argument 'c'", "pixpipe convert --help"),
+            (
+                ["convert", "a", "b.png", "c.jpg"],
+                "several inputs need an output folder, not the image file name 'c.jpg'",
+                "pixpipe convert --help"
+            ),
             (
                 ["convert", "--quality", "101", "a", "b.jpg"], "expected an integer from 1 to 100",
                 "pixpipe convert --help"

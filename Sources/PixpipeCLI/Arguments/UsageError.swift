@@ -24,6 +24,9 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case inapplicableOption(String, reason: String)
 
     /// A one-line explanation for people.
+    /// Several inputs given to `convert` with a last argument named like an image file, not a folder.
+    case outputFileForSeveralInputs(String)
+
     var description: String {
         switch self {
         case .unknownOption(let option, let suggestion):
@@ -42,6 +45,8 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
             "unknown command '\(name)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
         case .missingCommand: "no command given"
         case .inapplicableOption(let option, let reason): "option '\(option)' \(reason)"
+        case .outputFileForSeveralInputs(let path):
+            "several inputs need an output folder, not the image file name '\(path)' (end it with '/' for a folder)"
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Pixpipe
 
-/// `pixpipe convert IN OUT`: decodes one image and writes it in another format, atomically.
+/// `pixpipe convert IN OUT`: decodes one image and writes it in another format, atomically; `pixpipe convert
+/// INPUT... DIR` does so for many files and folders into a folder, on every core.
 struct ConvertCommand: Command {
     let name = "convert"
-    var summary: String { "Convert an image to \(ImageFormat.writableNames)." }
-    let usage = "pixpipe convert [OPTIONS] IN OUT"
+    var summary: String { "Convert an image, or many into a folder, to \(ImageFormat.writableNames)." }
+    let usage = "pixpipe convert [OPTIONS] IN OUT\n       pixpipe convert [OPTIONS] INPUT... DIR"
     var details: String {
         """
         The input format is read from the bytes; the output format from OUT's extension (\(extensions)) or from
@@ -18,6 +19,15 @@ struct ConvertCommand: Command {
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
         keeps alpha. 16-bit samples (with --keep-16-bit) are written big-endian with MAXVAL 65535.
+        Batch: with several inputs, or when the last argument is an existing folder or ends in '/', or is a
+        name without an image extension after an input folder, the last argument is an output folder (made
+        if needed). Inputs may be files or folders, searched recursively (the output folder left out);
+        subfolders are kept under DIR. Every output is in --format, else in its input's format where that is
+        written here (an input in a format only read needs --format). Names (--name, with {name}, {dir},
+        {width}, {height}, {ext}), suffixes for clashes, the records file, skipping existing outputs unless
+        --overwrite (or unless the options that made them changed: then they are redone), reporting, --json
+        records, --jobs and the exit status are as for 'pixpipe thumbnail'. A file under a folder that looks
+        like an image but is not read is reported as skipped with its reason, and makes the exit status 1.
         Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
         same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
         without --upscale.
@@ -43,6 +53,8 @@ struct ConvertCommand: Command {
           pixpipe convert anim.gif poster.png --frame 3
           pixpipe convert print.jpg web.jpg --profile srgb
           pixpipe convert photo.jpg photo.jxl --lossless-jpeg
+          pixpipe convert a.jpg b.png out/
+          pixpipe convert photos/ out/ --format webp --size 2048
         """
     }
 
@@ -80,9 +92,14 @@ struct ConvertCommand: Command {
             .value(
                 "max-frames", placeholder: "N",
                 help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
+            .value("jobs", short: "j", placeholder: "N", help: "Batch: worker threads (default: the number of cores)."),
+            .flag("overwrite", help: "Batch: replace existing outputs (default: skip them unless options changed)."),
+            .value("name", placeholder: "TEMPLATE", help: "Batch: output file names (default {name}.{ext})."),
+            .flag("json", help: "Batch: print one JSON object per input and line (JSON Lines)."),
         ] + ResizeSettings.options + ColorSettings.options
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        if try Self.isBatch(arguments.positionals) { return try runBatch(arguments, console: console) }
         let paths = try arguments.positionals(named: ["IN", "OUT"])
         let settings = try ConvertSettings(arguments, input: paths[0], output: paths[1])
         for warning in settings.ignoredOptionWarnings { console.warning(warning) }
@@ -115,5 +132,58 @@ struct ConvertCommand: Command {
             console.error(String(describing: error), context: "convert: \(source.displayName)")
             return .failure
         }
+    }
+
+    /// Whether the command line asks for a batch: OUT an existing folder, or ending in `/`, or several
+    /// inputs (OUT then must not be named like an image file), or OUT without an image extension after an
+    /// input folder.
+    static func isBatch(_ positionals: [String]) throws(UsageError) -> Bool {
+        guard positionals.count >= 2, let output = positionals.last else { return false }
+        if output.hasSuffix("/") { return true }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            return true
+        }
+        if positionals.count > 2 {
+            // `convert a.jpg b.jpg c.png` most likely forgot a folder; ImageMagick would write one file of all.
+            if ImageFormat(path: output) != nil { throw .outputFileForSeveralInputs(output) }
+            return true
+        }
+        let input = positionals[0]
+        return input != "-" && FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            && isDirectory.boolValue && ImageFormat(path: output) == nil
+    }
+
+    /// `convert INPUT... DIR`: every input converted into DIR by the batch engine `thumbnail` uses.
+    private func runBatch(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let inputs = Array(arguments.positionals.dropLast())
+        let output = arguments.positionals[arguments.positionals.count - 1]
+        let settings = try ConvertBatchSettings(arguments, output: output)
+        if settings.namedFormat != nil {
+            for warning in settings.conversion.ignoredOptionWarnings { console.warning(warning) }
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            console.error("cannot create \(output): \((error as NSError).localizedDescription)")
+            return .failure
+        }
+        let jobs = BatchPlanner(settings: settings).plan(inputs)
+        let batch = BatchRunner(
+            jobs: jobs, settings: settings, context: name, console: console,
+            showsProgress: isatty(STDERR_FILENO) == 1
+        ) { job in
+            let conversion = settings.settings(for: job.format)
+            let data = try job.data(byteLimit: conversion.decodeOptions.byteLimit)
+            let output = try Conversion(settings: conversion, inputName: job.input, console: console).output(for: data)
+            // The size written, from the output's own header (cheap: the bytes are in memory).
+            let info = try? Image.info(data: output, options: DecodeOptions(pixelLimit: nil))
+            return BatchProduct(data: output, width: info?.width ?? 0, height: info?.height ?? 0, warnings: [])
+        }
+        let counts = batch.run()
+        let summary = counts.summary(written: ("converted", "converted")) + String(format: " in %.2f s", batch.elapsed)
+        console.error(summary, context: name)
+        if counts.framesOutOfRange > 0 { return .usage }
+        return counts.hasUndone ? .failure : .success
     }
 }

@@ -2,8 +2,8 @@ import Pixpipe
 
 /// The options of one `pixpipe convert` run, validated and resolved to what the codecs take.
 struct ConvertSettings: Sendable, Hashable {
-    /// The format to write.
-    let format: ImageFormat
+    /// The format to write (set per input in a batch: see ``ConvertBatchSettings``).
+    var format: ImageFormat
     /// Quality 1 to 100 for lossy formats.
     let quality: Int
     /// Progressive JPEG or interlaced PNG.
@@ -21,7 +21,7 @@ struct ConvertSettings: Sendable, Hashable {
     let decodeOptions: DecodeOptions
     /// The thumbnail geometry to resize to, when a size option was given (with the colour conversion, so it
     /// runs on the resized pixels).
-    let resize: ThumbnailOptions?
+    var resize: ThumbnailOptions?
     /// The colour conversion `--profile` asks for; `nil` keeps pixels and profile.
     let colorConversion: ColorConversion?
     /// `--lossless-jpeg`: the JPEG input's coefficients stored in JPEG XL with what rebuilds the identical file.
@@ -29,6 +29,8 @@ struct ConvertSettings: Sendable, Hashable {
     /// Whether only the format changes: no resize, colour conversion, frame, strip, quality, progressive or
     /// lossless option. A JPEG XL file with JPEG reconstruction data then gives back its JPEG as it was.
     let asksNoProcessing: Bool
+    /// `--keep-16-bit`.
+    let keeps16Bit: Bool
     /// Options given that do nothing for this output format, explained for stderr.
     let ignoredOptionWarnings: [String]
 
@@ -45,12 +47,17 @@ struct ConvertSettings: Sendable, Hashable {
         return ImageProcessors.Composition(steps)
     }
 
-    /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
-    init(_ arguments: ParsedArguments, input: String, output: String) throws(UsageError) {
-        let named = try arguments.parsed("format", expected: ImageFormat.writableNames) { name in
+    /// The `--format` given, or `nil`.
+    static func namedFormat(_ arguments: ParsedArguments) throws(UsageError) -> ImageFormat? {
+        try arguments.parsed("format", expected: ImageFormat.writableNames) { name in
             ImageFormat(name: name).flatMap { $0.canEncode ? $0 : nil }
         }
-        if let named {
+    }
+
+    /// Reads and checks the options; `output` is OUT, whose extension names the format when `--format` is absent.
+    init(_ arguments: ParsedArguments, input: String, output: String) throws(UsageError) {
+        let format: ImageFormat
+        if let named = try Self.namedFormat(arguments) {
             format = named
         } else if output == "-" {
             throw .missingOption("--format", reason: "when OUT is '-' (standard output)")
@@ -59,8 +66,15 @@ struct ConvertSettings: Sendable, Hashable {
         } else {
             throw .unrecognizedExtension(path: output, supported: ImageFormat.writableExtensions)
         }
+        try self.init(arguments, format: format)
+    }
+
+    /// Reads and checks the options, writing `format`.
+    init(_ arguments: ParsedArguments, format: ImageFormat) throws(UsageError) {
+        self.format = format
         let givenQuality = try arguments.integer("quality", in: 1...100)
         quality = givenQuality ?? JPEGEncodeOptions.defaultQuality
+        keeps16Bit = arguments.isSet("keep-16-bit")
         progressive = arguments.isSet("progressive")
         appliesOrientation = !arguments.isSet("no-orient")
         strips = arguments.isSet("strip")
@@ -107,6 +121,14 @@ struct ConvertSettings: Sendable, Hashable {
                 "--lossless only applies to \(ImageFormat.losslessNames) output; ignored for \(format.rawValue)")
         }
         ignoredOptionWarnings = warnings
+    }
+
+    /// What decides the output's bytes besides the input: the processing's identifier, the format and its
+    /// encoding options, the frame and the depth.
+    var recipe: String {
+        "\(processing.identifier) format:\(format.rawValue) quality:\(quality) progressive:\(progressive)"
+            + " lossless:\(lossless) lossless-jpeg:\(recompressesJPEG) strip:\(strips)"
+            + " frame:\(frame.map(String.init) ?? "all") 16-bit:\(keeps16Bit)"
     }
 
     /// The encoding these settings give for ``format``.

@@ -8,9 +8,14 @@ struct ThumbnailCommand: Command {
     let usage = "pixpipe thumbnail [OPTIONS] INPUT... --out DIR"
     var details: String {
         """
-        INPUT may be files or directories; directories are searched recursively (the output directory is
-        left out) and only files whose bytes are \(ImageFormat.decodableNames) are used, others skipped
-        silently. A named file in no such format is an error. DIR is created if needed.
+        INPUT may be files or directories, or '-' for standard input (its thumbnail is DIR/stdin.EXT, written
+        over any earlier one, as 'convert - OUT' does). Directories are searched recursively (the output
+        directory is left out) and their subfolders are kept under DIR: dcim/100APPLE/IMG_0001.JPG gives
+        DIR/100APPLE/IMG_0001.jpg. Files whose bytes are \(ImageFormat.decodableNames) are used. A file that
+        looks like an image but is not read (a format no codec here reads, such as BMP, PSD or camera raw,
+        named by its bytes or its extension, or an empty file) is reported as skipped with the reason, and
+        a file with an image extension whose bytes are no image fails; other files (.txt, .DS_Store) are
+        left out quietly. A named file in no decodable format is an error. DIR is created if needed.
         Size: --size N fits the picture in an N x N box (default 256); --resize WxH a W x H box; --width or
         --height one side. --fill covers the box and crops it around the centre. Pictures are never enlarged
         without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
@@ -26,19 +31,22 @@ struct ThumbnailCommand: Command {
         frame is resized with one geometry and written as an animation with its delays and loop count, as
         \(ThumbnailSettings.defaultAnimationFormat.rawValue) unless --format names another format that holds
         animations (\(ImageFormat.animationNames)).
-        Names: --name TEMPLATE with {name} (the input's base name), {width}, {height} and {ext}; the default
-        is {name}.{ext}. Inputs that map to the same name get -2, -3... before the extension, in input order.
-        DIR/.pixpipe-thumbnails.jsonl records which source each output name was given to: a name another
-        source holds, or a file there no run recorded, is never taken; the input gets the next free suffix.
-        An existing output of the same source is skipped with a note (not a failure) unless --overwrite is
-        given. Files are written to a temporary file and renamed, so a failure never leaves a partial
-        thumbnail.
+        Names: --name TEMPLATE with {name} (the input's base name), {dir} (the name of its folder), {width},
+        {height} and {ext}; the default is {name}.{ext}. Inputs that map to the same name get -2, -3...
+        before the extension, in input order. DIR/.pixpipe-thumbnails.jsonl records which source each
+        output name was given to, and the options each output was made with: a name another source holds,
+        or a file there no run recorded, is never taken; the input gets the next free suffix. An existing
+        output of the same source is skipped with a note (not a failure) unless --overwrite is given or
+        the options that make it (size, mode, filter, colour, format, quality, --strip, frames) differ from
+        those recorded for it: then it is redone, and the summary counts it as redone. Files are written to
+        a temporary file and renamed, so a failure never leaves a partial thumbnail.
         Progress is drawn on standard error only when it is a terminal; a summary line ends the run. Errors
-        are reported per file without stopping the batch; the exit status is 1 if any input failed, 2 if
+        are reported per file without stopping the batch; the exit status is 1 if any input failed or was
+        skipped as not read, 2 if
         --frame N named a frame or page an input does not have (frames and pages count from 0; a still image
         has frame 0 only).
-        With --json, one JSON object per input on standard output: input, output, width, height, bytes;
-        or input, output, skipped; or input, error.
+        With --json, one JSON object per input on standard output: input, output, width, height, bytes
+        (and redone: true); or input, output, skipped; or input, skipped, reason; or input, error, errorKind.
         Memory: JPEGs are decoded at a reduced DCT scale and PNGs stream through the resizer, so each of
         the --jobs workers holds one input file and little more.
 
@@ -47,6 +55,7 @@ struct ThumbnailCommand: Command {
           pixpipe thumbnail a.jpg b.png --out . --fill --size 128 --name '{name}-{width}x{height}.{ext}'
           pixpipe thumbnail comics/ --out thumbs --animated
           pixpipe thumbnail iphone/ --out thumbs --profile p3
+          curl -s https://example.com/a.jpg | pixpipe thumbnail - --out thumbs
         """
     }
     let options: [OptionSpec] =
@@ -64,8 +73,10 @@ struct ThumbnailCommand: Command {
                 help: "Keep every frame of animated inputs, resized, in an animation (default format webp)."),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
-            .flag("overwrite", help: "Replace existing outputs (default: skip them)."),
-            .value("name", placeholder: "TEMPLATE", help: "Output file names (default {name}.{ext})."),
+            .flag("overwrite", help: "Replace existing outputs (default: skip them unless options changed)."),
+            .value(
+                "name", placeholder: "TEMPLATE",
+                help: "Output file names: {name}, {dir}, {width}, {height}, {ext} (default {name}.{ext})."),
             .flag("json", help: "Print one JSON object per input and line (JSON Lines)."),
             .value(
                 "max-pixels", placeholder: "N",
@@ -96,16 +107,16 @@ struct ThumbnailCommand: Command {
             console.error("cannot create \(settings.outputDirectory): \((error as NSError).localizedDescription)")
             return .failure
         }
-        let jobs = ThumbnailBatchPlanner(settings: settings).plan(arguments.positionals)
-        let batch = ThumbnailBatch(
-            jobs: jobs, settings: settings, console: console, showsProgress: isatty(STDERR_FILENO) == 1)
+        let jobs = BatchPlanner(settings: settings).plan(arguments.positionals)
+        let maker = ThumbnailMaker(settings: settings)
+        let batch = BatchRunner(
+            jobs: jobs, settings: settings, context: name, console: console,
+            showsProgress: isatty(STDERR_FILENO) == 1, work: maker.make)
         let counts = batch.run()
-        var summary = "\(counts.written) thumbnail\(counts.written == 1 ? "" : "s"), \(counts.failed) failed"
-        if counts.skipped > 0 { summary += ", \(counts.skipped) skipped" }
-        summary += String(format: " in %.2f s", batch.elapsed)
+        let summary = counts.summary(written: ("thumbnail", "thumbnails")) + String(format: " in %.2f s", batch.elapsed)
         console.error(summary, context: "thumbnail")
         // `--frame` past an input's last frame is a usage error, as in `convert`.
         if counts.framesOutOfRange > 0 { return .usage }
-        return counts.failed > 0 ? .failure : .success
+        return counts.hasUndone ? .failure : .success
     }
 }

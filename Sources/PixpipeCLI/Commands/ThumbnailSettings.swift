@@ -2,7 +2,7 @@ import Foundation
 import Pixpipe
 
 /// The options of one `pixpipe thumbnail` run, validated.
-struct ThumbnailSettings: Sendable {
+struct ThumbnailSettings: BatchSettings {
     /// The output directory.
     let outputDirectory: String
     /// Size, mode, filter and limits.
@@ -82,14 +82,36 @@ struct ThumbnailSettings: Sendable {
 
     /// The format written for an input: `--format`, else WebP for animations kept whole, else PNG for inputs
     /// with alpha, else JPEG.
-    func format(for probe: InputProbe?) -> ImageFormat {
-        if let format { return format }
-        if keepsFrames(of: probe) { return Self.defaultAnimationFormat }
-        return probe?.hasAlpha == true ? .png : .jpeg
+    func format(for probe: InputProbe) -> Result<ImageFormat, BatchFailure> {
+        if let format { return .success(format) }
+        if keepsFrames(of: probe) { return .success(Self.defaultAnimationFormat) }
+        return .success(probe.hasAlpha ? .png : .jpeg)
     }
 
     /// Whether the input's every frame is thumbnailed: `--animated` and more than one frame.
-    func keepsFrames(of probe: InputProbe?) -> Bool {
-        animated && (probe?.frameCount ?? 1) > 1
+    func keepsFrames(of probe: InputProbe) -> Bool {
+        animated && probe.frameCount > 1
+    }
+
+    /// The input's byte limit (`--max-bytes`).
+    var byteLimit: Int? { options.byteLimit }
+
+    /// `--animated` counts every input's frames while planning.
+    var countsFrames: Bool { animated }
+
+    /// The thumbnail's size from the input's header, turned upright unless `--no-orient`.
+    func outputSize(of info: ImageInfo) throws -> (width: Int, height: Int) {
+        let shown =
+            options.appliesOrientation
+            ? info.metadata.shownSize(width: info.width, height: info.height) : (width: info.width, height: info.height)
+        let geometry = try ThumbnailGeometry(sourceWidth: shown.width, sourceHeight: shown.height, options: options)
+        return (geometry.outputWidth, geometry.outputHeight)
+    }
+
+    /// `thumbnail(...)` of the geometry and colour, then the format, quality, `strip`, and the frame kept.
+    func recipe(format: ImageFormat, keepsFrames: Bool) -> String {
+        let frames = keepsFrames ? "all" : frame.map(String.init) ?? "first"
+        return ImageProcessors.Thumbnail(options).identifier
+            + " format:\(format.rawValue) quality:\(quality) strip:\(strips) frames:\(frames)"
     }
 }

@@ -27,13 +27,12 @@ struct AnimationThumbnailer {
         let warnings: [DecodeWarning]
     }
 
-    /// The animated thumbnail of the file at `path`.
-    func thumbnail(contentsOfFile path: String) throws -> Result {
+    /// The animated thumbnail of the image in `data`.
+    func thumbnail(data: Data) throws -> Result {
         let decodeOptions = DecodeOptions(
             pixelLimit: options.pixelLimit, byteLimit: options.byteLimit, strictness: options.strictness,
             frameLimit: frameLimit)
-        let reader = try AnimationReader(
-            data: Image.readFile(path, byteLimit: options.byteLimit), options: decodeOptions)
+        let reader = try AnimationReader(data: data, options: decodeOptions)
         let thumbnailer = Thumbnailer(options)
         let (frames, warnings) = try reader.transformedFrames { image in try thumbnailer.thumbnail(of: image) }
         let data = try encoding.encodeAnimation(frames, loopCount: reader.loopCount)

@@ -1,7 +1,8 @@
-/// The `--name` template of `pixpipe thumbnail`: output file names from `{name}`, `{width}`, `{height}`, `{ext}`.
+/// The `--name` template of `pixpipe thumbnail` and batch `convert`: output file names from `{name}`, `{dir}`,
+/// `{width}`, `{height}`, `{ext}`.
 struct OutputNameTemplate: Sendable, Hashable {
     /// The placeholders a template may use.
-    static let placeholders = ["name", "width", "height", "ext"]
+    static let placeholders = ["name", "dir", "width", "height", "ext"]
 
     /// The template text, such as `{name}-{width}x{height}.{ext}`.
     let text: String
@@ -17,7 +18,7 @@ struct OutputNameTemplate: Sendable, Hashable {
     init(_ text: String) throws(UsageError) {
         let invalid = UsageError.invalidValue(
             option: "--name", value: text,
-            expected: "a file name using {name}, {width}, {height} and {ext}, without '/'")
+            expected: "a file name using {name}, {dir}, {width}, {height} and {ext}, without '/'")
         guard !text.isEmpty, !text.contains("/") else { throw invalid }
         var rest = Substring(text)
         while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
@@ -32,9 +33,11 @@ struct OutputNameTemplate: Sendable, Hashable {
     /// Whether the template needs the output size, known only from the image's header.
     var needsSize: Bool { text.contains("{width}") || text.contains("{height}") }
 
-    /// The file name for an input whose base name (without extension) is `name`.
-    func render(name: String, width: Int?, height: Int?, fileExtension: String) -> String {
+    /// The file name for an input whose base name (without extension) is `name`, in the folder named
+    /// `directory` (its last component only, so the name holds no `/`).
+    func render(name: String, directory: String, width: Int?, height: Int?, fileExtension: String) -> String {
         text.replacingOccurrences(of: "{name}", with: name)
+            .replacingOccurrences(of: "{dir}", with: directory)
             .replacingOccurrences(of: "{width}", with: width.map(String.init) ?? "0")
             .replacingOccurrences(of: "{height}", with: height.map(String.init) ?? "0")
             .replacingOccurrences(of: "{ext}", with: fileExtension)

@@ -8,8 +8,11 @@ import Foundation
     import Darwin
 #endif
 
-/// Which source file each thumbnail of an output folder was made from: `.pixpipe-thumbnails.jsonl` there,
-/// one JSON line `{"output": NAME, "source": ABSOLUTE PATH}` per output name given out.
+/// Which source file each output of a batch folder (`thumbnail`, `convert` into a folder) was made from, and
+/// with what recipe: `.pixpipe-thumbnails.jsonl` there, one JSON line `{"output": NAME, "source": ABSOLUTE
+/// PATH}` per output name given out (NAME relative to the folder, with its subfolders), and one more with
+/// `"recipe"` each time an output is written (``appendRecipe(_:name:source:directory:)``); the last
+/// recipe of a name is the one its file was made with. Readers that predate recipes ignore the key.
 ///
 /// An output name belongs to the first source recorded for it, for good: a later run never takes it for
 /// another source (which would skip that photo as done, its thumbnail another photo's), and never writes
@@ -17,7 +20,7 @@ import Foundation
 /// sources that now map to them, as the plain skip did; once the file exists, an unrecorded output is
 /// someone else's file and is left alone. Planning holds an exclusive `flock` on the file from reading to
 /// appending, so two runs into one folder give out names one after the other.
-final class ThumbnailSourceRecords {
+final class OutputSourceRecords {
     /// The record file's name in the output folder.
     static let fileName = ".pixpipe-thumbnails.jsonl"
     /// The largest record file read.
@@ -28,6 +31,7 @@ final class ThumbnailSourceRecords {
     /// Whether the file existed (with any content) before this run: else existing outputs are adopted.
     private let isNew: Bool
     private var sources: [String: String] = [:]
+    private var recipes: [String: String] = [:]
     private var pending = Data()
 
     /// Opens (creating) and locks the records of `directory`; `nil` when they cannot be opened (a link or
@@ -60,6 +64,7 @@ final class ThumbnailSourceRecords {
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let record = try? JSONDecoder().decode(Record.self, from: Data(line)) else { continue }
             if sources[record.output] == nil { sources[record.output] = record.source }
+            if let recipe = record.recipe, sources[record.output] == record.source { recipes[record.output] = recipe }
         }
         // A torn last line (a killed run) must not glue onto the next one.
         if let last = data.last, last != UInt8(ascii: "\n") { pending.append(UInt8(ascii: "\n")) }
@@ -77,13 +82,16 @@ final class ThumbnailSourceRecords {
         return lstat(directory + "/" + name, &status) != 0 || isNew
     }
 
+    /// The recipe the file under `name` was last written with, or `nil` when none was recorded.
+    func recipe(of name: String) -> String? { recipes[name] }
+
     /// Records `name` as `source`'s output (nothing when it already is).
     func record(_ name: String, for source: String) {
         guard sources[name] == nil else { return }
         sources[name] = source
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let line = try? encoder.encode(Record(output: name, source: source)) else { return }
+        guard let line = try? encoder.encode(Record(output: name, source: source, recipe: nil)) else { return }
         pending.append(line)
         pending.append(UInt8(ascii: "\n"))
     }
@@ -97,8 +105,26 @@ final class ThumbnailSourceRecords {
         flock(descriptor, LOCK_UN)
     }
 
+    /// Appends the record that `name` (of `source`) was just written with `recipe`, in one `write` to the
+    /// file opened for appending (so lines of concurrent runs never mix); a failure only costs the redo
+    /// check of the next run, and is ignored.
+    static func appendRecipe(_ recipe: String, name: String, source: String, directory: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var line = try? encoder.encode(Record(output: name, source: source, recipe: recipe)) else { return }
+        line.append(UInt8(ascii: "\n"))
+        let descriptor = open(
+            directory + "/" + fileName, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     private struct Record: Codable {
         var output: String
         var source: String
+        var recipe: String?
     }
 }

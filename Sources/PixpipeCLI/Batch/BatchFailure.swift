@@ -1,8 +1,8 @@
 import Pixpipe
 
-/// Why one input of a thumbnail batch failed: the message for people and the error's short name for
-/// programs (the `errorKind` of `--json`, as `info --json` and `fetch` have).
-struct ThumbnailFailure: Sendable, Hashable {
+/// Why one input of a batch (`thumbnail`, `convert` into a folder) failed: the message for people and the
+/// error's short name for programs (the `errorKind` of `--json`, as `info --json` and `fetch` have).
+struct BatchFailure: Error, Sendable, Hashable {
     /// One line for people.
     let message: String
     /// The thrown error's `shortName` (see the README's "Error names"); `write` for an output that could

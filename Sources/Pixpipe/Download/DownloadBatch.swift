@@ -158,7 +158,12 @@ struct DownloadBatch: Sendable {
                     // window slot. A refresh instead revalidates each file still as the run stored it (checked here,
                     // one at a time: the request that follows costs far more than the read).
                     var stored: StoredCopy?
-                    if let entry {
+                    // An item an earlier refresh found gone still names its kept file: a pruning refresh deletes it.
+                    var recordedGone: PriorIndex.Entry?
+                    if let entry, options.refreshesStored, options.prunesGone, entry.outcome == .gone, entry.name != nil
+                    {
+                        recordedGone = entry
+                    } else if let entry {
                         if !options.refreshesStored, resume.readsStoredFile(for: entry) {
                             checks.append(
                                 (
@@ -185,7 +190,7 @@ struct DownloadBatch: Sendable {
                     }
                     let job = ItemJob(
                         index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
-                        recorded: recorded)
+                        recorded: recorded, recordedGone: recordedGone)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = pipeline.reserveTransfer(for: job)
                     group.addTask { (index, await pipeline.run(job, reservation: reservation)) }

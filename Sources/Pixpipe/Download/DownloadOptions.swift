@@ -54,6 +54,9 @@ public struct DownloadOptions: Sendable {
     /// The encoding processed or converted images are written with; `nil` stores the bytes as they came when
     /// there is no processing, and the source's format otherwise.
     public var outputEncoding: ImageEncoding? = nil
+    /// The encoding of processed images whose source declares alpha in its header, instead of
+    /// ``outputEncoding`` (so a thumbnail with transparency can be PNG while others are JPEG); `nil`: the same.
+    public var alphaOutputEncoding: ImageEncoding? = nil
     /// With processing or an encoding, also store the original bytes, as `STEM.original.EXT` next to the
     /// processed file.
     public var keepsOriginal: Bool = false

@@ -16,6 +16,9 @@ struct ItemJob: Sendable {
     /// The names the folder's records give out, shared by every job (one copy-on-write dictionary): a name
     /// taken at publish time, when the claimed one turned out to have a file, skips those of other URLs too.
     var recorded = RecordedNames()
+    /// The record of an item an earlier refresh found gone, its file still named, when this refresh prunes:
+    /// the job then deletes that file (if it still holds the recorded bytes) instead of downloading.
+    var recordedGone: PriorIndex.Entry? = nil
 }
 
 /// How one item ended, as the coordinator needs to know it.

@@ -35,6 +35,7 @@ struct ItemPipeline: Sendable {
     /// runs out. The first transfer uses `reservation`, from ``reserveTransfer(for:)``; retries queue anew.
     func run(_ job: ItemJob, reservation: SlotReservation) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
+        if let gone = job.recordedGone { return await pruneRecordedGone(job, entry: gone) }
         var attempts = ItemAttempts(url: job.item.url)
         var reservation: SlotReservation? = reservation
         while true {
@@ -44,6 +45,12 @@ struct ItemPipeline: Sendable {
             let fetched = await transfer(job, reservation: reservation, attempts: &attempts)
             reservation = nil
             guard let fetched else { return .cancelled }
+            if options.reportsProgress, case .success(let response) = fetched.result {
+                // Progress events may be dropped on the way; this one is not, so the body's full size is counted.
+                await events.send(
+                    .progress(
+                        index: job.index, receivedBytes: response.value.count, expectedBytes: response.value.count))
+            }
             switch await settle(fetched, job: job, attempts: &attempts) {
             case .settled(let outcome):
                 return outcome
@@ -201,6 +208,7 @@ struct ItemPipeline: Sendable {
                 return .success(
                     try ProcessedImage.make(
                         from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
+                        alphaOutputEncoding: options.alphaOutputEncoding,
                         keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
                         verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester))
             } catch {

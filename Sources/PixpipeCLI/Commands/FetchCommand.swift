@@ -86,7 +86,9 @@ struct FetchCommand: Command {
             help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
-        .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),
+        .value(
+            "thumbnail", placeholder: "N",
+            help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),
         .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
         .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
         .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),

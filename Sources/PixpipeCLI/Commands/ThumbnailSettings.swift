@@ -85,7 +85,7 @@ struct ThumbnailSettings: Sendable {
     func format(for probe: InputProbe?) -> ImageFormat {
         if let format { return format }
         if keepsFrames(of: probe) { return Self.defaultAnimationFormat }
-        return probe?.hasAlpha == true ? .png : .jpeg
+        return ThumbnailFormatRule.format(hasAlpha: probe?.hasAlpha == true)
     }
 
     /// Whether the input's every frame is thumbnailed: `--animated` and more than one frame.

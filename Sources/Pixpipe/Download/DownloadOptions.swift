@@ -98,6 +98,18 @@ public struct DownloadOptions: Sendable {
         self.outputDirectory = outputDirectory
     }
 
+    /// What produces each stored file under these options, as the manifest records it
+    /// (``ManifestRecord/recipe``): the processing's ``ImageProcessing/identifier`` and the output format,
+    /// such as `thumbnail(...) as jpeg, png with alpha`; `nil` when images are stored as they came. A file
+    /// recorded with another recipe (an unrecorded one counting as `nil`) is made again, not skipped.
+    public var recipe: String? {
+        guard !storesAsReceived else { return nil }
+        let steps = processing.isEmpty ? "convert" : ImageProcessors.Composition(processing).identifier
+        let format = outputEncoding.map { $0.format.rawValue } ?? "source format"
+        let alpha = alphaOutputEncoding.map { ", \($0.format.rawValue) with alpha" } ?? ""
+        return "\(steps) as \(format)\(alpha)"
+    }
+
     /// Whether images are stored as they came: no processing and no output encoding.
     public var storesAsReceived: Bool { processing.isEmpty && outputEncoding == nil }
 

@@ -87,7 +87,8 @@ struct ItemPipeline: Sendable {
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
             }
             return await fetch(
-                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored)
+                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored,
+                redo: job.redo)
         }
         let result =
             if let reservation {
@@ -112,7 +113,8 @@ struct ItemPipeline: Sendable {
                 return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }
             return .retryable(.fetch(fetchError), retryAfter: nil)
-        case .success(let response) where job.stored != nil && Self.revalidationAnswers.contains(response.statusCode):
+        case .success(let response)
+        where job.stored != nil && !job.redo && Self.revalidationAnswers.contains(response.statusCode):
             attempts.lastStatus = response.statusCode
             let attempts = attempts
             return .settled(await revalidated(job, response: response, attempts: attempts))
@@ -132,7 +134,7 @@ struct ItemPipeline: Sendable {
             switch processed {
             case .success(let image):
                 let attempts = attempts
-                if let stored = job.stored, image.sha256.hexString == stored.sha256 {
+                if !job.redo, let stored = job.stored, image.sha256.hexString == stored.sha256 {
                     // Fetched in full (no validators, or a server that ignores them), and the same bytes.
                     return .settled(unchanged(job, response: response, attempts: attempts))
                 }
@@ -173,11 +175,14 @@ struct ItemPipeline: Sendable {
 
     /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
     private func fetch(
-        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?
+        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?, redo: Bool
     ) async -> Result<Response<Data>, FetchError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
-        for field in stored?.conditionalHeaders ?? HTTPHeaders() { request.headers[field.name] = field.value }
+        // A redo needs the whole body, whatever the server's copy: no conditional request.
+        if !redo {
+            for field in stored?.conditionalHeaders ?? HTTPHeaders() { request.headers[field.name] = field.value }
+        }
         request.acceptableStatusCodes = Self.everyStatus
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
@@ -233,7 +238,7 @@ struct ItemPipeline: Sendable {
             url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: response.statusCode,
             bytes: image.data.count, sha256: digest, width: image.width, height: image.height,
             format: image.format.rawValue, attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage),
-            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], recipe: options.recipe)
         let flushes = options.fileSync == .eachFile
         let directory = options.outputDirectory
         let writer = self.writer
@@ -278,7 +283,10 @@ struct ItemPipeline: Sendable {
             failure = error
         }
         record.elapsed = attempts.elapsedSeconds
-        guard let error = failure else { return job.stored == nil ? .finished(record) : .replaced(record) }
+        guard let error = failure else {
+            if job.redo { return .redone(record) }
+            return job.stored == nil ? .finished(record) : .replaced(record)
+        }
         // A refresh that could not write keeps the earlier file (never touched by a failed atomic write).
         var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: response.statusCode) ?? record
         failed.status = .failed

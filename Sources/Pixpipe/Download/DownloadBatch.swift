@@ -107,7 +107,8 @@ struct DownloadBatch: Sendable {
         var ready: [ItemJob] = []
         let recorded = RecordedNames(prior)
         var claims = FileNameClaims(
-            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal)
+            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal,
+            extensionRule: options.nameExtensionRule)
         var seen = SeenURLs()
         var iterator = items.makeIterator()
         var nextIndex = 0

@@ -110,6 +110,16 @@ public struct DownloadOptions: Sendable {
         return "\(steps) as \(format)\(alpha)"
     }
 
+    /// How a file's extension is told before its download, for name claims: the URL's for bytes stored as they
+    /// came, the one output format's when every file gets it, else not at all.
+    var nameExtensionRule: FileNameClaims.ExtensionRule {
+        if storesAsReceived { return .fromURL }
+        guard let outputEncoding, alphaOutputEncoding.map({ $0.format == outputEncoding.format }) ?? true else {
+            return .unknown
+        }
+        return .fixed(outputEncoding.format.fileExtension)
+    }
+
     /// Whether images are stored as they came: no processing and no output encoding.
     public var storesAsReceived: Bool { processing.isEmpty && outputEncoding == nil }
 

@@ -256,7 +256,7 @@ struct ItemPipeline: Sendable {
                     // Another URL's recorded name, its file missing just now, is still that URL's.
                     job.recorded.isEmpty
                         || job.recorded.allows(
-                            FileNamePattern(recordedName: candidate).collisionFingerprint, to: fingerprint)
+                            FileNamePattern(literalName: candidate).collisionFingerprint, to: fingerprint)
                 }
                 if let stored = job.stored?.name, stored != published {
                     Self.remove(stored, in: directory)

@@ -110,3 +110,39 @@ struct FetchRecipeTests {
         #expect(plainAgain.errors.contains("3 skipped") && !plainAgain.errors.contains("redone"))
     }
 }
+
+/// Redoing from the original kept beside each file.
+@Suite("pixpipe fetch --keep-original: a rerun with other options redoes from the kept originals")
+struct FetchRecipeOriginalTests {
+    @Test("--thumbnail 16 --keep-original after a 32 run makes no request and redoes every thumbnail")
+    func redoFromOriginal() throws {
+        let pixpipe = try #require(PixpipeExecutable.built)
+        let server = try TestHTTPServer()
+        let folder = try TemporaryDirectory()
+        var urls: [String] = []
+        for number in 1...2 {
+            let image = TestImages.gradient(width: 64, height: 48, layout: .rgb)
+            server.route("/o/\(number).png", .respond(body: Array(try TestImages.png(image))))
+            urls.append(server.url("/o/\(number).png").absoluteString)
+        }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let fetch = { (extra: [String]) in
+            try pixpipe.run(["fetch", list, "--out", folder.path("out"), "--keep-original"] + extra)
+        }
+        #expect(try fetch(["--thumbnail", "32"]).status == 0)
+        #expect(server.requestCount("/o/1.png") == 1)
+        let redo = try fetch(["--thumbnail", "16"])
+        #expect(redo.status == 0, "\(redo.errors)")
+        #expect(redo.errors.contains("2 redone (options changed)"), "\(redo.errors)")
+        #expect(server.requestCount("/o/1.png") == 1 && server.requestCount("/o/2.png") == 1)
+        #expect(try Image.info(contentsOfFile: folder.path("out/1.jpg")).width == 16)
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/1.original.png")))
+
+        // Without its original the item is downloaded again.
+        try FileManager.default.removeItem(atPath: folder.path("out/2.original.png"))
+        let again = try fetch(["--thumbnail", "8"])
+        #expect(again.errors.contains("2 redone (options changed)"), "\(again.errors)")
+        #expect(server.requestCount("/o/1.png") == 1 && server.requestCount("/o/2.png") == 2)
+        #expect(try Image.info(contentsOfFile: folder.path("out/2.jpg")).width == 8)
+    }
+}

@@ -36,6 +36,7 @@ struct ItemPipeline: Sendable {
     func run(_ job: ItemJob, reservation: SlotReservation) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
         if let gone = job.recordedGone { return await pruneRecordedGone(job, entry: gone) }
+        if job.redo, let outcome = await redoFromKeptOriginal(job) { return outcome }
         var attempts = ItemAttempts(url: job.item.url)
         var reservation: SlotReservation? = reservation
         while true {
@@ -65,6 +66,47 @@ struct ItemPipeline: Sendable {
                 }
             }
         }
+    }
+
+    /// The item made again from the original kept beside its stored file, with no request; `nil` (download
+    /// instead) when originals are not kept, the stored file is not as recorded, or no kept original decodes.
+    /// The stored file's validators stay: the server's copy was not asked about.
+    private func redoFromKeptOriginal(_ job: ItemJob) async -> ItemOutcome? {
+        guard options.keepsOriginal, !options.storesAsReceived, let stored = job.stored else { return nil }
+        let directory = options.outputDirectory
+        let limit = options.maxBodyBytes
+        let original: Data? = await fileWork.run {
+            let folder = openFolder(directory.path)
+            guard folder >= 0 else { return nil }
+            defer { close(folder) }
+            let stem = FileNameSanitizer.stem(of: stored.name) + ".original."
+            for format in ImageFormat.all {
+                if let data = Self.readStoredFile(Array((stem + format.fileExtension).utf8), in: folder, limit: limit),
+                    ImageFormat.sniff(data) == format
+                {
+                    return data
+                }
+            }
+            return nil
+        }
+        guard let original, case .success(let image)? = await process(original, url: job.item.url, digester: nil)
+        else { return nil }
+        var attempts = ItemAttempts(url: job.item.url)
+        attempts.start(deadline: nil)
+        return await store(
+            image, job: job, httpStatus: nil, validators: (stored.etag, stored.lastModified), attempts: attempts)
+    }
+
+    /// The bytes of the regular file `name` in the folder open as `folder` (never through a link), or `nil`
+    /// for anything else or a file over `limit` bytes (the body limit a download of it would have had).
+    private static func readStoredFile(_ name: [UInt8], in folder: Int32, limit: Int) -> Data? {
+        let descriptor = StoredName.open(name, in: folder)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= limit
+        else { return nil }
+        return try? handle.readToEnd()
     }
 
     /// The key transfers to `url` count against for the per-host limit.
@@ -232,13 +274,23 @@ struct ItemPipeline: Sendable {
     private func store(
         _ image: ProcessedImage, job: ItemJob, response: Response<Data>, attempts: ItemAttempts
     ) async -> ItemOutcome {
+        await store(
+            image, job: job, httpStatus: response.statusCode,
+            validators: (response.headers["ETag"], response.headers["Last-Modified"]), attempts: attempts)
+    }
+
+    /// ``store(_:job:response:attempts:)`` with the answer's status and validators given as they are.
+    private func store(
+        _ image: ProcessedImage, job: ItemJob, httpStatus: Int?, validators: (etag: String?, lastModified: String?),
+        attempts: ItemAttempts
+    ) async -> ItemOutcome {
         let digest = image.sha256.hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
-            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: response.statusCode,
+            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: httpStatus,
             bytes: image.data.count, sha256: digest, width: image.width, height: image.height,
             format: image.format.rawValue, attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage),
-            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], recipe: options.recipe)
+            etag: validators.etag, lastModified: validators.lastModified, recipe: options.recipe)
         let flushes = options.fileSync == .eachFile
         let directory = options.outputDirectory
         let writer = self.writer
@@ -288,7 +340,7 @@ struct ItemPipeline: Sendable {
             return job.stored == nil ? .finished(record) : .replaced(record)
         }
         // A refresh that could not write keeps the earlier file (never touched by a failed atomic write).
-        var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: response.statusCode) ?? record
+        var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: httpStatus) ?? record
         failed.status = .failed
         if job.stored == nil {
             failed.name = nil

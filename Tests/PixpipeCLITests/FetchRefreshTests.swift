@@ -160,16 +160,51 @@ struct FetchRefreshTests {
         #expect(try latest()[4]?.status == .gone && (try latest()[4]?.name) == "comic-4.png")
         #expect(FileManager.default.fileExists(atPath: folder.path("out/comic-4.png")))
 
-        // The next refresh does not ask about it again; with --retry-failed --prune it is asked and pruned.
+        // The next refresh does not ask about it again; a pruning refresh deletes the file the manifest
+        // records gone (without asking again) along with the one newly gone.
         let again = try fetch(["--refresh"])
         #expect(again.status == 0 && server.requestCount("/comics/4.png") == 2)
         server.route("/comics/5.png", .text("gone", status: 410))
         let pruned = try fetch(["--refresh", "--prune", "--json"])
         #expect(pruned.status == 0, "\(pruned.errors)")
-        #expect(try summary(pruned)["gone"] as? Int == 1)
+        #expect(try summary(pruned)["gone"] as? Int == 2)
         #expect(!FileManager.default.fileExists(atPath: folder.path("out/comic-5.png")))
         #expect(try latest()[5]?.status == .gone && (try latest()[5]?.name) == nil)
-        #expect(FileManager.default.fileExists(atPath: folder.path("out/comic-4.png")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/comic-4.png")))
+        #expect(try latest()[4]?.status == .gone && (try latest()[4]?.name) == nil)
+        #expect(server.requestCount("/comics/4.png") == 2)
+    }
+
+    @Test("--refresh --prune deletes a file an earlier --refresh found gone and kept")
+    func pruneAfterRefreshFoundGone() throws {
+        #expect(try fetch([]).status == 0)
+        server.removeRoute("/comics/2.png")
+        let kept = try fetch(["--refresh"])
+        #expect(kept.errors.contains("refresh: \(Self.comics - 1) unchanged, 0 updated, 1 gone (files kept)"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/comic-2.png")))
+
+        let pruned = try fetch(["--refresh", "--prune"])
+        #expect(pruned.status == 0, "\(pruned.errors)")
+        #expect(pruned.errors.contains("refresh: \(Self.comics - 1) unchanged, 0 updated, 1 gone (files deleted)"))
+        #expect(pruned.errors.contains("the stored file was deleted"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/comic-2.png")))
+        #expect(try latest()[2]?.status == .gone && (try latest()[2]?.name) == nil)
+        // Nothing left to prune: the next pruning refresh reports nothing gone and leaves the others alone.
+        let third = try fetch(["--refresh", "--prune"])
+        #expect(third.status == 0, "\(third.errors)")
+        #expect(third.errors.contains("refresh: \(Self.comics - 1) unchanged, 0 updated, 0 gone"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/comic-1.png")))
+    }
+
+    @Test("A file replaced since its item was recorded gone is kept by --prune")
+    func pruneKeepsChangedFile() throws {
+        #expect(try fetch([]).status == 0)
+        server.removeRoute("/comics/3.png")
+        #expect(try fetch(["--refresh"]).status == 1)
+        try Data("mine now".utf8).write(to: URL(fileURLWithPath: folder.path("out/comic-3.png")))
+        let pruned = try fetch(["--refresh", "--prune"])
+        #expect(pruned.errors.contains("comic-3.png changed since and is kept"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("out/comic-3.png"))) == Data("mine now".utf8))
     }
 
     @Test("A failed revalidation keeps the file and its state: a plain run skips it, the next refresh asks again")

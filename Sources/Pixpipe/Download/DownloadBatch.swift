@@ -107,7 +107,8 @@ struct DownloadBatch: Sendable {
         var ready: [ItemJob] = []
         let recorded = RecordedNames(prior)
         var claims = FileNameClaims(
-            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal)
+            template: options.nameTemplate, recorded: recorded, keepsOriginal: options.keepsOriginal,
+            extensionRule: options.nameExtensionRule)
         var seen = SeenURLs()
         var iterator = items.makeIterator()
         var nextIndex = 0
@@ -158,7 +159,17 @@ struct DownloadBatch: Sendable {
                     // window slot. A refresh instead revalidates each file still as the run stored it (checked here,
                     // one at a time: the request that follows costs far more than the read).
                     var stored: StoredCopy?
-                    if let entry {
+                    // An item an earlier refresh found gone still names its kept file: a pruning refresh deletes it.
+                    var recordedGone: PriorIndex.Entry?
+                    // A file made under other options (another recipe, an unrecorded one counting as none) is
+                    // made again: downloaded in full, replacing the stored file when that is still as recorded.
+                    let redo = entry.map { $0.outcome == .ok && $0.recipe != options.recipe } ?? false
+                    if let entry, options.refreshesStored, options.prunesGone, entry.outcome == .gone, entry.name != nil
+                    {
+                        recordedGone = entry
+                    } else if let entry, redo {
+                        stored = resume.skip(url: item.url, prior: entry).flatMap { StoredCopy(entry, verified: $0) }
+                    } else if let entry {
                         if !options.refreshesStored, resume.readsStoredFile(for: entry) {
                             checks.append(
                                 (
@@ -185,7 +196,7 @@ struct DownloadBatch: Sendable {
                     }
                     let job = ItemJob(
                         index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
-                        recorded: recorded)
+                        recorded: recorded, recordedGone: recordedGone, redo: redo)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = pipeline.reserveTransfer(for: job)
                     group.addTask { (index, await pipeline.run(job, reservation: reservation)) }
@@ -227,7 +238,7 @@ struct DownloadBatch: Sendable {
         case .skipped:
             await report(outcome, index: index, into: &summary, pending: &pending)
             return false
-        case .finished(let record), .replaced(let record):
+        case .finished(let record), .replaced(let record), .redone(let record):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
@@ -258,12 +269,14 @@ struct DownloadBatch: Sendable {
     ) async {
         let record: ManifestRecord
         switch outcome {
-        case .finished(let finished), .replaced(let finished), .skipped(let finished), .diskError(let finished, _):
+        case .finished(let finished), .replaced(let finished), .redone(let finished), .skipped(let finished),
+            .diskError(let finished, _):
             record = finished
         case .cancelled: return
         }
         summary.add(record)
         if case .replaced = outcome { summary.updated += 1 }
+        if case .redone = outcome { summary.redone += 1 }
         pending.append(.finished(index: index, record: record))
         if pending.count >= Self.eventBatch { await flush(&pending) }
     }

@@ -54,6 +54,9 @@ public struct DownloadOptions: Sendable {
     /// The encoding processed or converted images are written with; `nil` stores the bytes as they came when
     /// there is no processing, and the source's format otherwise.
     public var outputEncoding: ImageEncoding? = nil
+    /// The encoding of processed images whose source declares alpha in its header, instead of
+    /// ``outputEncoding`` (so a thumbnail with transparency can be PNG while others are JPEG); `nil`: the same.
+    public var alphaOutputEncoding: ImageEncoding? = nil
     /// With processing or an encoding, also store the original bytes, as `STEM.original.EXT` next to the
     /// processed file.
     public var keepsOriginal: Bool = false
@@ -93,6 +96,28 @@ public struct DownloadOptions: Sendable {
     /// Options with every default, writing to `outputDirectory`.
     public init(outputDirectory: URL) {
         self.outputDirectory = outputDirectory
+    }
+
+    /// What produces each stored file under these options, as the manifest records it
+    /// (``ManifestRecord/recipe``): the processing's ``ImageProcessing/identifier`` and the output format,
+    /// such as `thumbnail(...) as jpeg, png with alpha`; `nil` when images are stored as they came. A file
+    /// recorded with another recipe (an unrecorded one counting as `nil`) is made again, not skipped.
+    public var recipe: String? {
+        guard !storesAsReceived else { return nil }
+        let steps = processing.isEmpty ? "convert" : ImageProcessors.Composition(processing).identifier
+        let format = outputEncoding.map { $0.format.rawValue } ?? "source format"
+        let alpha = alphaOutputEncoding.map { ", \($0.format.rawValue) with alpha" } ?? ""
+        return "\(steps) as \(format)\(alpha)"
+    }
+
+    /// How a file's extension is told before its download, for name claims: the URL's for bytes stored as they
+    /// came, the one output format's when every file gets it, else not at all.
+    var nameExtensionRule: FileNameClaims.ExtensionRule {
+        if storesAsReceived { return .fromURL }
+        guard let outputEncoding, alphaOutputEncoding.map({ $0.format == outputEncoding.format }) ?? true else {
+            return .unknown
+        }
+        return .fixed(outputEncoding.format.fileExtension)
     }
 
     /// Whether images are stored as they came: no processing and no output encoding.

@@ -17,6 +17,9 @@ public struct DownloadSummary: Sendable, Hashable {
     public var updated: Int
     /// Items a refresh found gone from the server (`404`, `410`).
     public var gone: Int
+    /// Items whose stored file was made under other options (another ``DownloadOptions/recipe``) and was
+    /// made again (also counted in ``ok``).
+    public var redone = 0
     /// Bytes of the files the `ok` records name (kept originals not counted).
     public var bytes: Int
     /// Failed items by ``ManifestRecord/errorKind``.

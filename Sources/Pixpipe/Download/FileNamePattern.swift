@@ -109,6 +109,17 @@ struct FileNamePattern: Hashable, Sendable {
         return copy
     }
 
+    /// The pattern with `{ext}` filled in as `fileExtension`: its claim key is then the name's own, for that
+    /// extension alone (as ``init(literalName:)``'s for the rendered name).
+    func withExtension(_ fileExtension: String) -> FileNamePattern {
+        var copy = self
+        copy.segments = segments.map { segment in
+            if case .ext = segment { return .literal(fileExtension) }
+            return segment
+        }
+        return copy
+    }
+
     /// The final file name once the stored bytes are known.
     func render(sha256: String, fileExtension: String) -> String {
         let name = segments.map { segment -> String in
@@ -154,6 +165,11 @@ extension FileNamePattern {
     init(recordedName name: String) {
         let stem = FileNameSanitizer.stem(of: name)
         segments = stem == name ? [.literal(name)] : [.literal(stem + "."), .ext]
+    }
+
+    /// A whole file name as one literal: its claim key is the name's own (lowercased), extension included.
+    init(literalName name: String) {
+        segments = [.literal(name)]
     }
 
     /// The pattern of the original kept beside this one's file (`STEM.original.{ext}`, as the downloader

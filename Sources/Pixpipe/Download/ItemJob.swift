@@ -16,6 +16,12 @@ struct ItemJob: Sendable {
     /// The names the folder's records give out, shared by every job (one copy-on-write dictionary): a name
     /// taken at publish time, when the claimed one turned out to have a file, skips those of other URLs too.
     var recorded = RecordedNames()
+    /// The record of an item an earlier refresh found gone, its file still named, when this refresh prunes:
+    /// the job then deletes that file (if it still holds the recorded bytes) instead of downloading.
+    var recordedGone: PriorIndex.Entry? = nil
+    /// Whether the item's stored file was made under another recipe (``DownloadOptions/recipe``): it is
+    /// downloaded in full (no conditional request) and made again under this run's options.
+    var redo = false
 }
 
 /// How one item ended, as the coordinator needs to know it.
@@ -24,6 +30,8 @@ enum ItemOutcome: Sendable {
     case finished(ManifestRecord)
     /// A refresh stored new bytes over an earlier file: recorded like ``finished(_:)``, counted as updated.
     case replaced(ManifestRecord)
+    /// A file made under another recipe was made again: recorded like ``finished(_:)``, counted as redone.
+    case redone(ManifestRecord)
     /// Not downloaded (done earlier): report it, but the manifest already has its line.
     case skipped(ManifestRecord)
     /// Stopped by cancellation before anything was stored: no record.

@@ -72,6 +72,61 @@ extension ItemPipeline {
         return .finished(record)
     }
 
+    /// The `gone` record of an item an earlier refresh found gone and whose file it kept (`entry` names it):
+    /// no request is made, the manifest's word stands, and the file and its kept original are deleted, but
+    /// only while the file still holds the recorded bytes (a file replaced since is someone else's: kept).
+    func pruneRecordedGone(_ job: ItemJob, entry: PriorIndex.Entry) async -> ItemOutcome {
+        guard let nameBytes = entry.name else { return .cancelled }
+        let url = job.item.url.absoluteString
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let directory = options.outputDirectory
+        let keepsOriginal = options.keepsOriginal
+        let result = await fileWork.run { () -> PruneResult in
+            let folder = openFolder(directory.path)
+            guard folder >= 0 else { return .kept(sha256: nil) }
+            defer { close(folder) }
+            var status = stat()
+            if fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) != 0, errno == ENOENT { return .missing }
+            guard
+                let (_, digest) = StoredFileReader().sizeAndDigest(
+                    named: nameBytes, expectedBytes: entry.bytes, in: folder),
+                PriorIndex.SHA256Bytes(bytes: digest.bytes) == entry.sha256
+            else { return .changed }
+            if keepsOriginal {
+                let stem = FileNameSanitizer.stem(of: name) + ".original."
+                for format in ImageFormat.all { StoredName.remove(stem + format.fileExtension, in: folder) }
+            }
+            return StoredName.remove(name, in: folder) ? .deleted : .kept(sha256: digest.hexString)
+        }
+        var record = ManifestRecord(url: url, status: .gone, attempts: 0, elapsed: 0)
+        switch result {
+        case .deleted, .missing:
+            record.error = "\(url): gone from the server in an earlier refresh; the stored file was deleted"
+        case .changed:
+            // Named, so the file stays this URL's, but with no hash: no later run counts it as stored.
+            record.name = name
+            record.error = "\(url): gone from the server in an earlier refresh; \(name) changed since and is kept"
+        case .kept(let sha256):
+            record.name = name
+            record.bytes = entry.bytes
+            record.sha256 = sha256
+            record.error = "\(url): gone from the server in an earlier refresh; the stored file could not be deleted"
+        }
+        return .finished(record)
+    }
+
+    /// What pruning a recorded-gone file came to.
+    private enum PruneResult: Sendable {
+        /// The file and its kept original were deleted.
+        case deleted
+        /// No file had the name any more.
+        case missing
+        /// The file no longer holds the recorded bytes: kept.
+        case changed
+        /// The file could not be deleted; it holds the bytes with this hash, when it could be read.
+        case kept(sha256: String?)
+    }
+
     /// Removes the stored file `name` from `directory`; `true` when it is no longer there. Through
     /// ``StoredName/remove(_:in:)``: the name may come from a manifest others wrote, so only a regular file
     /// that is that name inside the folder is ever removed.

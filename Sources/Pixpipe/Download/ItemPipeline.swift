@@ -35,6 +35,8 @@ struct ItemPipeline: Sendable {
     /// runs out. The first transfer uses `reservation`, from ``reserveTransfer(for:)``; retries queue anew.
     func run(_ job: ItemJob, reservation: SlotReservation) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
+        if let gone = job.recordedGone { return await pruneRecordedGone(job, entry: gone) }
+        if job.redo, let outcome = await redoFromKeptOriginal(job) { return outcome }
         var attempts = ItemAttempts(url: job.item.url)
         var reservation: SlotReservation? = reservation
         while true {
@@ -44,6 +46,12 @@ struct ItemPipeline: Sendable {
             let fetched = await transfer(job, reservation: reservation, attempts: &attempts)
             reservation = nil
             guard let fetched else { return .cancelled }
+            if options.reportsProgress, case .success(let response) = fetched.result {
+                // Progress events may be dropped on the way; this one is not, so the body's full size is counted.
+                await events.send(
+                    .progress(
+                        index: job.index, receivedBytes: response.value.count, expectedBytes: response.value.count))
+            }
             switch await settle(fetched, job: job, attempts: &attempts) {
             case .settled(let outcome):
                 return outcome
@@ -58,6 +66,47 @@ struct ItemPipeline: Sendable {
                 }
             }
         }
+    }
+
+    /// The item made again from the original kept beside its stored file, with no request; `nil` (download
+    /// instead) when originals are not kept, the stored file is not as recorded, or no kept original decodes.
+    /// The stored file's validators stay: the server's copy was not asked about.
+    private func redoFromKeptOriginal(_ job: ItemJob) async -> ItemOutcome? {
+        guard options.keepsOriginal, !options.storesAsReceived, let stored = job.stored else { return nil }
+        let directory = options.outputDirectory
+        let limit = options.maxBodyBytes
+        let original: Data? = await fileWork.run {
+            let folder = openFolder(directory.path)
+            guard folder >= 0 else { return nil }
+            defer { close(folder) }
+            let stem = FileNameSanitizer.stem(of: stored.name) + ".original."
+            for format in ImageFormat.all {
+                if let data = Self.readStoredFile(Array((stem + format.fileExtension).utf8), in: folder, limit: limit),
+                    ImageFormat.sniff(data) == format
+                {
+                    return data
+                }
+            }
+            return nil
+        }
+        guard let original, case .success(let image)? = await process(original, url: job.item.url, digester: nil)
+        else { return nil }
+        var attempts = ItemAttempts(url: job.item.url)
+        attempts.start(deadline: nil)
+        return await store(
+            image, job: job, httpStatus: nil, validators: (stored.etag, stored.lastModified), attempts: attempts)
+    }
+
+    /// The bytes of the regular file `name` in the folder open as `folder` (never through a link), or `nil`
+    /// for anything else or a file over `limit` bytes (the body limit a download of it would have had).
+    private static func readStoredFile(_ name: [UInt8], in folder: Int32, limit: Int) -> Data? {
+        let descriptor = StoredName.open(name, in: folder)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= limit
+        else { return nil }
+        return try? handle.readToEnd()
     }
 
     /// The key transfers to `url` count against for the per-host limit.
@@ -80,7 +129,8 @@ struct ItemPipeline: Sendable {
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
             }
             return await fetch(
-                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored)
+                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored,
+                redo: job.redo)
         }
         let result =
             if let reservation {
@@ -105,7 +155,8 @@ struct ItemPipeline: Sendable {
                 return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }
             return .retryable(.fetch(fetchError), retryAfter: nil)
-        case .success(let response) where job.stored != nil && Self.revalidationAnswers.contains(response.statusCode):
+        case .success(let response)
+        where job.stored != nil && !job.redo && Self.revalidationAnswers.contains(response.statusCode):
             attempts.lastStatus = response.statusCode
             let attempts = attempts
             return .settled(await revalidated(job, response: response, attempts: attempts))
@@ -125,7 +176,7 @@ struct ItemPipeline: Sendable {
             switch processed {
             case .success(let image):
                 let attempts = attempts
-                if let stored = job.stored, image.sha256.hexString == stored.sha256 {
+                if !job.redo, let stored = job.stored, image.sha256.hexString == stored.sha256 {
                     // Fetched in full (no validators, or a server that ignores them), and the same bytes.
                     return .settled(unchanged(job, response: response, attempts: attempts))
                 }
@@ -166,11 +217,14 @@ struct ItemPipeline: Sendable {
 
     /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
     private func fetch(
-        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?
+        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?, redo: Bool
     ) async -> Result<Response<Data>, FetchError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
-        for field in stored?.conditionalHeaders ?? HTTPHeaders() { request.headers[field.name] = field.value }
+        // A redo needs the whole body, whatever the server's copy: no conditional request.
+        if !redo {
+            for field in stored?.conditionalHeaders ?? HTTPHeaders() { request.headers[field.name] = field.value }
+        }
         request.acceptableStatusCodes = Self.everyStatus
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
@@ -201,6 +255,7 @@ struct ItemPipeline: Sendable {
                 return .success(
                     try ProcessedImage.make(
                         from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
+                        alphaOutputEncoding: options.alphaOutputEncoding,
                         keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
                         verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester))
             } catch {
@@ -219,13 +274,23 @@ struct ItemPipeline: Sendable {
     private func store(
         _ image: ProcessedImage, job: ItemJob, response: Response<Data>, attempts: ItemAttempts
     ) async -> ItemOutcome {
+        await store(
+            image, job: job, httpStatus: response.statusCode,
+            validators: (response.headers["ETag"], response.headers["Last-Modified"]), attempts: attempts)
+    }
+
+    /// ``store(_:job:response:attempts:)`` with the answer's status and validators given as they are.
+    private func store(
+        _ image: ProcessedImage, job: ItemJob, httpStatus: Int?, validators: (etag: String?, lastModified: String?),
+        attempts: ItemAttempts
+    ) async -> ItemOutcome {
         let digest = image.sha256.hexString
         let name = job.pattern.render(sha256: digest, fileExtension: image.format.fileExtension)
         var record = ManifestRecord(
-            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: response.statusCode,
+            url: job.item.url.absoluteString, name: name, status: .ok, httpStatus: httpStatus,
             bytes: image.data.count, sha256: digest, width: image.width, height: image.height,
             format: image.format.rawValue, attempts: attempts.count, warnings: image.warnings.map(\.codeAndMessage),
-            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+            etag: validators.etag, lastModified: validators.lastModified, recipe: options.recipe)
         let flushes = options.fileSync == .eachFile
         let directory = options.outputDirectory
         let writer = self.writer
@@ -243,7 +308,7 @@ struct ItemPipeline: Sendable {
                     // Another URL's recorded name, its file missing just now, is still that URL's.
                     job.recorded.isEmpty
                         || job.recorded.allows(
-                            FileNamePattern(recordedName: candidate).collisionFingerprint, to: fingerprint)
+                            FileNamePattern(literalName: candidate).collisionFingerprint, to: fingerprint)
                 }
                 if let stored = job.stored?.name, stored != published {
                     Self.remove(stored, in: directory)
@@ -270,9 +335,12 @@ struct ItemPipeline: Sendable {
             failure = error
         }
         record.elapsed = attempts.elapsedSeconds
-        guard let error = failure else { return job.stored == nil ? .finished(record) : .replaced(record) }
+        guard let error = failure else {
+            if job.redo { return .redone(record) }
+            return job.stored == nil ? .finished(record) : .replaced(record)
+        }
         // A refresh that could not write keeps the earlier file (never touched by a failed atomic write).
-        var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: response.statusCode) ?? record
+        var failed = job.stored?.record(url: job.item.url, status: .failed, httpStatus: httpStatus) ?? record
         failed.status = .failed
         if job.stored == nil {
             failed.name = nil

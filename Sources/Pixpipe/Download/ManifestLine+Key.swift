@@ -4,7 +4,7 @@ extension ManifestLine {
     /// The keys of a record and the JSON type `JSONDecoder` requires of each.
     enum Key: String, CaseIterable {
         case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
-        case errorKind, warnings, etag, lastModified
+        case errorKind, warnings, etag, lastModified, recipe
 
         /// The key's own bit of ``Fields/seen``.
         var bit: UInt32 {
@@ -27,6 +27,7 @@ extension ManifestLine {
                 case .warnings: 13
                 case .etag: 14
                 case .lastModified: 15
+                case .recipe: 16
                 }
             return 1 << position
         }
@@ -54,6 +55,7 @@ extension ManifestLine {
                 return named(.elapsed, "elapsed") ?? named(.error, "error") ?? named(.errorKind, "errorKind")
                     ?? named(.etag, "etag")
             case UInt8(ascii: "l"): return named(.lastModified, "lastModified")
+            case UInt8(ascii: "r"): return named(.recipe, "recipe")
             default: return nil
             }
         }

@@ -27,6 +27,8 @@ struct ManifestLine: Sendable, Equatable {
     var etag: String?
     /// The record's `lastModified`.
     var lastModified: String?
+    /// The record's `recipe`.
+    var recipe: String?
 
     /// The same fields of a decoded record.
     init(_ record: ManifestRecord) {
@@ -38,6 +40,7 @@ struct ManifestLine: Sendable, Equatable {
         errorKind = record.errorKind
         etag = record.etag
         lastModified = record.lastModified
+        recipe = record.recipe
     }
 
     /// The fields read by hand; `nil` when the line needs `JSONDecoder`'s judgement.
@@ -54,6 +57,7 @@ struct ManifestLine: Sendable, Equatable {
         errorKind = fields.errorKind
         etag = fields.etag
         lastModified = fields.lastModified
+        recipe = fields.recipe
     }
 
     /// What the scanner found in the object.
@@ -66,6 +70,7 @@ struct ManifestLine: Sendable, Equatable {
         var errorKind: String?
         var etag: String?
         var lastModified: String?
+        var recipe: String?
         var seen: UInt32 = 0
         /// `attempts` and `elapsed`, which a record must have.
         var hasRequiredNumbers: Bool { seen & Key.attempts.bit != 0 && seen & Key.elapsed.bit != 0 }
@@ -153,7 +158,7 @@ struct ManifestLine: Sendable, Equatable {
                 }
                 guard let text = string() else { return false }
                 fields.sha256 = PriorIndex.SHA256Bytes(hex: text)
-            case .name, .format, .error, .errorKind, .etag, .lastModified:
+            case .name, .format, .error, .errorKind, .etag, .lastModified, .recipe:
                 if null() { return true }
                 guard let text = string() else { return false }
                 switch key {
@@ -161,6 +166,7 @@ struct ManifestLine: Sendable, Equatable {
                 case .errorKind: fields.errorKind = text
                 case .etag: fields.etag = text
                 case .lastModified: fields.lastModified = text
+                case .recipe: fields.recipe = text
                 default: break
                 }
             case .bytes:

@@ -38,6 +38,7 @@ extension ManifestRecord {
         // The validators after everything else, for the same reason.
         line.string("etag", etag)
         line.string("lastModified", lastModified)
+        line.string("recipe", recipe)
         line.bytes.append(contentsOf: "}\n".utf8)
         return Data(line.bytes)
     }

@@ -6,8 +6,8 @@ import Foundation
 /// {"url":"https://example.com/a.png","name":"a.png","status":"ok","httpStatus":200,"bytes":1234,...}
 /// ```
 ///
-/// Keys keep the order of the properties; those added later (`warnings`, then `etag` and `lastModified`)
-/// come last, so older keys never move.
+/// Keys keep the order of the properties; those added later (`warnings`, then `etag` and `lastModified`,
+/// then `recipe`) come last, so older keys never move.
 public struct ManifestRecord: Codable, Sendable, Hashable {
     /// What became of the item.
     public enum Status: String, Codable, Sendable {
@@ -62,13 +62,17 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     /// The `Last-Modified` the server sent with the stored file, as sent; a refresh asks `If-Modified-Since`
     /// with it.
     public var lastModified: String?
+    /// What produced the stored file: the processing's ``ImageProcessing/identifier`` and the output format
+    /// (see ``DownloadOptions/recipe``); `nil` for bytes stored as they came, and in manifests written before
+    /// the field existed. A later run whose recipe differs makes the file again.
+    public var recipe: String?
 
     /// A record; fields left out are `nil`, and empty `warnings` are `nil`.
     public init(
         url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,
         sha256: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil, attempts: Int = 0,
         elapsed: Double = 0, error: String? = nil, errorKind: String? = nil, warnings: [String]? = nil,
-        etag: String? = nil, lastModified: String? = nil
+        etag: String? = nil, lastModified: String? = nil, recipe: String? = nil
     ) {
         self.url = url
         self.name = name
@@ -86,5 +90,6 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         self.warnings = warnings?.isEmpty == true ? nil : warnings
         self.etag = etag
         self.lastModified = lastModified
+        self.recipe = recipe
     }
 }

@@ -48,6 +48,8 @@ struct PriorIndex: Sendable {
         var etag: String? = nil
         /// The stored file's `Last-Modified`, when recorded.
         var lastModified: String? = nil
+        /// What produced the stored file (``ManifestRecord/recipe``), when recorded.
+        var recipe: String? = nil
     }
 
     /// A 32-byte digest held inline (no heap allocation per entry).
@@ -112,7 +114,8 @@ struct PriorIndex: Sendable {
     }
 
     /// A fixed 64-byte slot; the name is `nameLength` bytes at `nameOffset` of ``names`` (length -1: none),
-    /// followed there by the `etagLength` bytes of the ETag and the `lastModifiedLength` of Last-Modified.
+    /// followed there by the `etagLength` bytes of the ETag, the `lastModifiedLength` of Last-Modified and
+    /// the `recipeLength` of the recipe.
     private struct Slot: Sendable {
         static let hasSHA256: UInt8 = 1
         static let hasBytes: UInt8 = 2
@@ -123,6 +126,7 @@ struct PriorIndex: Sendable {
         var nameLength: Int16
         var etagLength: Int16 = -1
         var lastModifiedLength: Int16 = -1
+        var recipeLength: Int16 = -1
         var outcome: Outcome
         /// Which of `sha256` and `bytes` the line had (``hasSHA256``, ``hasBytes``).
         var present: UInt8
@@ -179,16 +183,21 @@ struct PriorIndex: Sendable {
         let name = fits(line.name)
         let etag = fits(line.etag)
         let lastModified = fits(line.lastModified)
-        let total = (name?.utf8.count ?? 0) + (etag?.utf8.count ?? 0) + (lastModified?.utf8.count ?? 0)
-        if name != nil || etag != nil || lastModified != nil, names.count <= Int(UInt32.max) - total {
+        let recipe = fits(line.recipe)
+        let total =
+            (name?.utf8.count ?? 0) + (etag?.utf8.count ?? 0) + (lastModified?.utf8.count ?? 0)
+            + (recipe?.utf8.count ?? 0)
+        if name != nil || etag != nil || lastModified != nil || recipe != nil, names.count <= Int(UInt32.max) - total {
             slot.nameOffset = UInt32(names.count)
             let length = { (text: String?) in text.map { Int16($0.utf8.count) } ?? -1 }
             if let name { names.append(contentsOf: name.utf8) }
             if let etag { names.append(contentsOf: etag.utf8) }
             if let lastModified { names.append(contentsOf: lastModified.utf8) }
+            if let recipe { names.append(contentsOf: recipe.utf8) }
             slot.nameLength = length(name)
             slot.etagLength = length(etag)
             slot.lastModifiedLength = length(lastModified)
+            slot.recipeLength = length(recipe)
         }
         if let existing {
             slots[Int(existing)] = slot
@@ -214,9 +223,11 @@ struct PriorIndex: Sendable {
         let name = text(length: slot.nameLength)
         let etag = text(length: slot.etagLength).map { String(decoding: $0, as: UTF8.self) }
         let lastModified = text(length: slot.lastModifiedLength).map { String(decoding: $0, as: UTF8.self) }
+        let recipe = text(length: slot.recipeLength).map { String(decoding: $0, as: UTF8.self) }
         return Entry(
             outcome: slot.outcome, name: name, bytes: slot.present & Slot.hasBytes != 0 ? Int(slot.bytes) : nil,
-            sha256: slot.present & Slot.hasSHA256 != 0 ? slot.sha256 : nil, etag: etag, lastModified: lastModified)
+            sha256: slot.present & Slot.hasSHA256 != 0 ? slot.sha256 : nil, etag: etag, lastModified: lastModified,
+            recipe: recipe)
     }
 }
 

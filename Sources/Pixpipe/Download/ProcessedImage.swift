@@ -29,7 +29,8 @@ struct ProcessedImage: Sendable {
     /// instead of a second pass over the bytes.
     static func make(
         from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
-        keepsOriginal: Bool, decodeOptions: DecodeOptions, verifiesByDecoding: Bool = true,
+        alphaOutputEncoding: ImageEncoding? = nil, keepsOriginal: Bool, decodeOptions: DecodeOptions,
+        verifiesByDecoding: Bool = true,
         bodyDigest: BodyDigester? = nil
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
@@ -49,8 +50,14 @@ struct ProcessedImage: Sendable {
         } catch {
             throw DownloadError(error, url: url)
         }
-        var processed = try encode(
-            image, as: outputEncoding ?? defaultEncoding(for: sniffed), url: url, original: original)
+        var encoding = outputEncoding ?? defaultEncoding(for: sniffed)
+        // The header's word on alpha, as the `thumbnail` command reads it, so both pick the same format.
+        if let alphaOutputEncoding,
+            (try? Image.info(data: body, options: DecodeOptions(pixelLimit: nil)))?.pixelFormat.layout.hasAlpha == true
+        {
+            encoding = alphaOutputEncoding
+        }
+        var processed = try encode(image, as: encoding, url: url, original: original)
         processed.warnings = image.metadata.warnings
         return processed
     }

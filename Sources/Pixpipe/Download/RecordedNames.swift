@@ -10,6 +10,10 @@ struct RecordedNames: Sendable {
     private var owners: [UInt64: URLFingerprint] = [:]
     /// Names held by more than one URL.
     private var contested: Set<UInt64> = []
+    /// The same for each stem with its extension left open (``FileNamePattern/init(recordedName:)``), which
+    /// claims that cannot tell their extension compare with.
+    private var stemOwners: [UInt64: URLFingerprint] = [:]
+    private var contestedStems: Set<UInt64> = []
 
     /// No names.
     init() {}
@@ -18,8 +22,10 @@ struct RecordedNames: Sendable {
     init(_ prior: PriorIndex) {
         owners.reserveCapacity(prior.count)
         prior.forEachRecordedName { url, name in
-            let key = FileNamePattern(recordedName: String(decoding: name, as: UTF8.self)).collisionFingerprint
-            add(key, owner: url)
+            let text = String(decoding: name, as: UTF8.self)
+            add(FileNamePattern(literalName: text).collisionFingerprint, owner: url)
+            let stem = FileNamePattern(recordedName: text).collisionFingerprint
+            if let existing = stemOwners.updateValue(url, forKey: stem), existing != url { contestedStems.insert(stem) }
         }
     }
 
@@ -36,5 +42,12 @@ struct RecordedNames: Sendable {
     func allows(_ key: UInt64, to url: URLFingerprint) -> Bool {
         guard let owner = owners[key] else { return true }
         return owner == url && !contested.contains(key)
+    }
+
+    /// Whether the stem with claim fingerprint `key` (extension left open) may go to the URL with
+    /// fingerprint `url`: no record holds a name of that stem, or only that URL's do.
+    func allowsStem(_ key: UInt64, to url: URLFingerprint) -> Bool {
+        guard let owner = stemOwners[key] else { return true }
+        return owner == url && !contestedStems.contains(key)
     }
 }

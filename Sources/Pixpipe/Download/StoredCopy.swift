@@ -13,6 +13,8 @@ struct StoredCopy: Sendable, Hashable {
     var etag: String?
     /// The `Last-Modified` recorded with it.
     var lastModified: String?
+    /// What produced it (``ManifestRecord/recipe``), as recorded.
+    var recipe: String?
 
     /// The stored copy behind `entry`, whose file `verified` (the resume's skip record: name, size and hash
     /// read from the file) shows to be as recorded; `nil` unless the entry is a stored file.
@@ -21,6 +23,7 @@ struct StoredCopy: Sendable, Hashable {
             let sha256 = verified.sha256
         else { return nil }
         self.init(name: name, bytes: bytes, sha256: sha256, etag: entry.etag, lastModified: entry.lastModified)
+        recipe = entry.recipe
     }
 
     /// A stored copy from its parts.
@@ -43,11 +46,11 @@ struct StoredCopy: Sendable, Hashable {
             .conditionalHeaders
     }
 
-    /// A record of the item that keeps this file as its stored state: name, size, hash and validators (a
+    /// A record of the item that keeps this file as its stored state: name, size, hash, validators and recipe (a
     /// resumed run or a later refresh reads it as the stored file, see ``PriorIndex``).
     func record(url: URL, status: ManifestRecord.Status, httpStatus: Int?) -> ManifestRecord {
         ManifestRecord(
             url: url.absoluteString, name: name, status: status, httpStatus: httpStatus, bytes: bytes, sha256: sha256,
-            etag: etag, lastModified: lastModified)
+            etag: etag, lastModified: lastModified, recipe: recipe)
     }
 }

@@ -18,7 +18,10 @@ struct FetchCommand: Command {
         Every image is verified by decoding it (a truncated one is fetched again; JPEGs kept as they came are
         decoded at 1/8 size, which still reads every byte; --no-verify reads only the header, so a damaged
         image is not noticed), then stored under its list name or its URL's last
-        path component, with the extension of its real format. --name TEMPLATE builds names from {index}
+        path component, with the extension of its real format (names clash only where the extensions do:
+        a.gif and a.webp stay apart, two a.webp become a.webp and a-2.webp, in list order). --thumbnail N
+        stores a JPEG, or a PNG for an image with alpha, as 'thumbnail' does.
+        --name TEMPLATE builds names from {index}
         {name} {host} {sha256} {ext}. Files are written atomically (never partial, even if the process is
         killed) and flushed to the disk together when the batch ends; --fsync-each flushes each file as it
         is stored instead (slower; only matters if the machine itself crashes).
@@ -30,14 +33,19 @@ struct FetchCommand: Command {
         included ('timeout' or 'deadline-exceeded').
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
-        etag, lastModified (the validators the server sent with a stored file). Running again skips items
-        already stored; --retry-failed also retries the failures. --shard I/N takes the items whose URL hash
+        etag, lastModified (the validators the server sent with a stored file), recipe (what made the file:
+        the processing and the output format; none for bytes stored as they came). Running again skips items
+        already stored with the same recipe and makes the others again from a new download, 'N redone
+        (options changed)' (--thumbnail 128 after a 256 run; a file recorded without a recipe counts as
+        stored as it came); --retry-failed also retries the failures. --shard I/N takes the items whose URL hash
         falls in share I of N, so N machines can split one list and merge their folders.
         --refresh asks the server again about every item already stored (and still as stored), with
         If-None-Match / If-Modified-Since from the manifest: one small request each when nothing changed.
         304: 'unchanged', the file left as it is (an item without validators is fetched in full and compared
         by hash). New bytes: stored over the file atomically (processed again with --thumbnail/--convert),
-        status 'ok' with the new sha256. 404 or 410: 'gone', the file kept; --prune deletes it instead. Any
+        status 'ok' with the new sha256. 404 or 410: 'gone', the file kept; --prune deletes it instead, and
+        also deletes the files an earlier refresh found gone and kept (if they still hold the recorded
+        bytes). Any
         other failure keeps the file, and later runs still count it as stored. Items not stored yet are
         fetched as a plain run would; items found gone are skipped by later runs unless --retry-failed.
         Standard output gets the path of each stored file (or, with --json, one JSON event per line: invalid,
@@ -86,7 +94,9 @@ struct FetchCommand: Command {
             help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
         .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
         .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
-        .value("thumbnail", placeholder: "N", help: "Store thumbnails fitting N x N (JPEG unless --convert png)."),
+        .value(
+            "thumbnail", placeholder: "N",
+            help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),
         .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
         .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
         .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),

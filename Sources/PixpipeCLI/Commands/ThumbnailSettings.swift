@@ -85,7 +85,7 @@ struct ThumbnailSettings: BatchSettings {
     func format(for probe: InputProbe) -> Result<ImageFormat, BatchFailure> {
         if let format { return .success(format) }
         if keepsFrames(of: probe) { return .success(Self.defaultAnimationFormat) }
-        return .success(probe.hasAlpha ? .png : .jpeg)
+        return .success(ThumbnailFormatRule.format(hasAlpha: probe.hasAlpha))
     }
 
     /// Whether the input's every frame is thumbnailed: `--animated` and more than one frame.

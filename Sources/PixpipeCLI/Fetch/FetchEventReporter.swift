@@ -5,46 +5,47 @@ import Pixpipe
 /// error, and the progress bar when standard error is a terminal.
 struct FetchEventReporter {
     private let settings: FetchSettings
-    private let console: Console
+    /// The owner of the terminal's last line: results and messages are written through it, above the bar.
+    private let terminal: TerminalLine
     private let encoder = JSONLineEncoder()
     private var bar: FetchProgressBar?
     /// The output folder as the user named it, with a trailing slash: stored paths are this plus a name
     /// (building a URL per file showed in profiles of thousands of small files).
     private let folderPrefix: String
-    /// Bytes received by items still in flight, by index; finished items move to `finishedBytes`.
-    private var inFlight: [Int: Int] = [:]
+    /// Bytes received by items still in flight, by index: earlier attempts' and the current one's; finished
+    /// items move to `finishedBytes`. Downloaded bytes only (never a stored file's size), so the sum only grows.
+    private var inFlight: [Int: TransferBytes] = [:]
     private var finishedBytes = 0
     /// Result lines not written yet: written by ``flushOutput()``, once per batch of events.
     private var pendingOutput = ""
 
     /// A reporter for a run expected to finish `expected` items.
-    init(settings: FetchSettings, console: Console, expected: Int) {
+    init(settings: FetchSettings, terminal: TerminalLine, expected: Int) {
         self.settings = settings
-        self.console = console
+        self.terminal = terminal
         let folder = settings.options.outputDirectory.relativePath
         folderPrefix = folder.hasSuffix("/") ? folder : folder + "/"
-        bar = FetchProgressBar.isTerminal ? FetchProgressBar(total: expected, console: console) : nil
+        bar = FetchProgressBar.isTerminal ? FetchProgressBar(total: expected, terminal: terminal) : nil
     }
 
     /// Reports one event.
     mutating func report(_ event: DownloadEvent) {
         switch event {
         case .started(let index, let url):
-            inFlight[index] = 0
+            inFlight[index] = TransferBytes()
             if settings.json {
                 queueLine(encoder.line(for: FetchEventRecord.started(index: index, url: url.absoluteString)))
             }
         case .progress(let index, let received, _):
-            if inFlight[index] != nil { inFlight[index] = received }
+            inFlight[index, default: TransferBytes()].update(received)
         case .finished(let index, let record):
-            inFlight[index] = nil
-            finishedBytes += record.status == .ok ? record.bytes ?? 0 : 0
+            finishedBytes += inFlight.removeValue(forKey: index)?.total ?? 0
             finished(index: index, record: record)
         case .stopped:
             break
         }
         guard var bar else { return }
-        bar.bytes = finishedBytes + inFlight.values.reduce(0, +)
+        bar.bytes = finishedBytes + inFlight.values.reduce(0) { $0 + $1.total }
         bar.draw()
         self.bar = bar
     }
@@ -52,7 +53,7 @@ struct FetchEventReporter {
     /// Writes the result lines of the events reported since the last call, in one write.
     mutating func flushOutput() {
         guard !pendingOutput.isEmpty else { return }
-        console.printLine(pendingOutput, terminator: "")
+        terminal.printResults(pendingOutput)
         pendingOutput.removeAll(keepingCapacity: true)
     }
 
@@ -71,16 +72,32 @@ struct FetchEventReporter {
         bar?.done += 1
         if record.status == .failed || record.status == .gone {
             if record.status == .failed { bar?.failed += 1 }
-            bar?.clear()
             // The record's error names the URL already, and is one line; the console escapes what came from
-            // the server.
+            // the server. Written above the bar, which is drawn again below it.
             let message = record.error ?? "\(record.url): \(record.errorKind ?? record.status.rawValue)"
-            console.error(message, context: "fetch")
+            terminal.error(message, context: "fetch")
         }
         if settings.json {
             queueLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
         } else if record.status == .ok, let name = record.name {
             queueLine(folderPrefix + name)
         }
+    }
+}
+
+/// The body bytes one item has received: those of its finished attempts and of the current one.
+private struct TransferBytes {
+    /// Bytes of the attempts before the current one.
+    private var earlier = 0
+    /// Bytes of the current attempt.
+    private var current = 0
+
+    /// All bytes received, every attempt's.
+    var total: Int { earlier + current }
+
+    /// Takes a progress report of `received` bytes; fewer than before means a new attempt began.
+    mutating func update(_ received: Int) {
+        if received < current { earlier += current }
+        current = received
     }
 }

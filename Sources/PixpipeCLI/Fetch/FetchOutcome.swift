@@ -44,6 +44,9 @@ struct FetchOutcome: Sendable {
                 + "\(summary.skipped) skipped; \(ByteCountText.format(summary.bytes)) stored in "
                 + "\(String(format: "%.1f", elapsed)) s"
         ]
+        if summary.redone > 0 {
+            lines.append("\(summary.redone) redone (options changed)")
+        }
         if refreshes {
             lines.append(
                 "refresh: \(summary.unchanged) unchanged, \(summary.updated) updated, \(summary.gone) gone"

@@ -99,13 +99,13 @@ struct FetchRunner: Sendable {
         case .kept(let lines): events = downloader.run(DownloadItemList(list: list), invalidLines: lines)
         case .reread: events = downloader.run(DownloadItemList(list: list), invalidLines: list.lineErrors)
         }
-        let interrupt = InterruptHandler { [console] in
-            console.errorText("\r\u{1B}[K")
-            console.error("interrupted: finishing files being written and the manifest (again to quit now)")
+        let terminal = TerminalLine(console: console)
+        let interrupt = InterruptHandler { [terminal] in
+            terminal.error("interrupted: finishing files being written and the manifest (again to quit now)")
             events.cancel()
         }
         defer { interrupt.cancel() }
-        var reporter = FetchEventReporter(settings: settings, console: console, expected: expected)
+        var reporter = FetchEventReporter(settings: settings, terminal: terminal, expected: expected)
         var summary = DownloadSummary(stopReason: .cancelled)
         var iterator = events.makeAsyncIterator()
         // Events come in batches and the batch's lines go out in one write: one system call per batch, not

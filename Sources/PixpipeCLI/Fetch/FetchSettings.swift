@@ -66,6 +66,10 @@ struct FetchSettings: Sendable {
         options.keepsHeadersAcrossOrigins = arguments.isSet("keep-headers-on-redirect")
         options.trustedCertificates = try Self.trustedCertificates(arguments, transport: options.transport)
         (options.processing, options.outputEncoding) = try Self.processing(arguments, maxPixels: maxPixels)
+        if !options.processing.isEmpty, arguments.value("convert") == nil {
+            // As `thumbnail` decides: PNG for sources with alpha, JPEG for the others.
+            options.alphaOutputEncoding = ImageEncoding.standard(for: ThumbnailFormatRule.format(hasAlpha: true))
+        }
         options.keepsOriginal = arguments.isSet("keep-original")
         options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")
@@ -84,7 +88,7 @@ struct FetchSettings: Sendable {
         self.options = options
     }
 
-    /// `--thumbnail N` (a thumbnail step, JPEG unless `--convert` says otherwise) and `--convert FORMAT` (the
+    /// `--thumbnail N` (a thumbnail step, JPEG, or PNG for sources with alpha, unless `--convert` says otherwise) and `--convert FORMAT` (the
     /// output encoding; alone, a conversion without pixel steps).
     ///
     /// The thumbnail has limits of its own, by default looser than a full decode's (1 gigapixel of source,
@@ -102,7 +106,10 @@ struct FetchSettings: Sendable {
                 thumbnail.sourcePixelLimit = maxPixels
                 thumbnail.pixelLimit = maxPixels
             }
-            return ([.thumbnail(thumbnail)], encoding ?? .jpeg)
+            return (
+                [.thumbnail(thumbnail)],
+                encoding ?? ImageEncoding.standard(for: ThumbnailFormatRule.format(hasAlpha: false))
+            )
         }
         return ([], encoding)
     }

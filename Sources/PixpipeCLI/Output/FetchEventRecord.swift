@@ -6,8 +6,9 @@ import Pixpipe
 /// - `{"event":"started","index":0,"url":"..."}` when an item's transfer starts;
 /// - `{"event":"finished","index":0,"url":"...","status":"ok",...}` with every manifest field;
 /// - `{"event":"summary","ok":..,"failed":..,"skipped":..,"invalid":..,"bytes":..,"failuresByKind":{..},
-///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N,"unchanged":..,"updated":..,"gone":..}` last
-///   (`updated` items, stored again by `--refresh`, are also counted in `ok`).
+///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N,"unchanged":..,"updated":..,"gone":..,
+///   "redone":..}` last (`updated` items, stored again by `--refresh`, and `redone` items, made again because
+///   the options changed, are also counted in `ok`).
 enum FetchEventRecord: Encodable {
     /// A line of the list that is not a usable URL.
     case invalid(URLListError)
@@ -20,7 +21,7 @@ enum FetchEventRecord: Encodable {
 
     private enum Key: String, CodingKey {
         case event, index, line, url, error, errorKind, ok, failed, skipped, invalid, bytes, failuresByKind
-        case stopReason, exitStatus, unchanged, updated, gone
+        case stopReason, exitStatus, unchanged, updated, gone, redone
     }
 
     /// Encodes the flat object.
@@ -59,6 +60,7 @@ enum FetchEventRecord: Encodable {
             try container.encode(outcome.summary.unchanged, forKey: .unchanged)
             try container.encode(outcome.summary.updated, forKey: .updated)
             try container.encode(outcome.summary.gone, forKey: .gone)
+            try container.encode(outcome.summary.redone, forKey: .redone)
         }
     }
 }

@@ -4,27 +4,27 @@ import PixpipeLocking
 /// The one-line progress display of `pixpipe fetch` on a terminal's standard error:
 /// `[=====>      ] 120/1000, 3 failed, 12.3 MB, 1.2 MB/s, ETA 0:42`.
 ///
-/// It redraws at most ten times a second and is cleared before any other message and at the end, so logs
-/// never mix with it.
+/// It redraws at most ten times a second, through the ``TerminalLine`` that owns the line, so stored paths and
+/// logs are written above it, never on it. The byte figure is the bytes downloaded (bodies received, every
+/// attempt's), never the sizes of stored files, so it only grows; the rate is that figure over the time run.
 struct FetchProgressBar {
     /// Items expected in this run (the shard's share), or `nil` when unknown.
     let total: Int?
-    private let console: Console
+    private let terminal: TerminalLine
     private let start = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
-    private var drawn = false
 
     /// Items done (stored, failed or skipped).
     var done = 0
     /// Items failed.
     var failed = 0
-    /// Bytes received so far, finished items and items in flight.
+    /// Bytes downloaded so far, by finished items and items in flight.
     var bytes = 0
 
-    /// A bar for `total` items writing to `console`'s standard error.
-    init(total: Int?, console: Console) {
+    /// A bar for `total` items drawn on `terminal`'s last line.
+    init(total: Int?, terminal: TerminalLine) {
         self.total = total
-        self.console = console
+        self.terminal = terminal
     }
 
     /// Whether standard error is a terminal, the only place a bar belongs.
@@ -35,19 +35,17 @@ struct FetchProgressBar {
         let now = ContinuousClock.now
         if !force, let lastDraw, now - lastDraw < .milliseconds(100) { return }
         lastDraw = now
-        drawn = true
-        console.errorText("\r\u{1B}[K" + line(now: now))
+        terminal.show(line(now: now))
     }
 
     /// Erases the bar so the next text starts on a clean line.
     mutating func clear() {
-        guard drawn else { return }
-        drawn = false
         lastDraw = nil
-        console.errorText("\r\u{1B}[K")
+        terminal.clear()
     }
 
-    private func line(now: ContinuousClock.Instant) -> String {
+    /// The bar's text at `now`.
+    func line(now: ContinuousClock.Instant) -> String {
         let seconds = max(0.001, (now - start).secondsValue)
         let rate = Double(bytes) / seconds
         var text = ""

@@ -32,7 +32,12 @@ struct ThumbnailBatchPlanner {
             } else if let probe = InputProbe(path: argument, countsFrames: settings.animated) {
                 inputs.append((argument, probe, nil))
             } else {
-                inputs.append((argument, nil, ThumbnailFailure(ImageDecodingError.unsupportedFormat)))
+                inputs.append(
+                    (
+                        argument, nil,
+                        ThumbnailFailure(
+                            ImageDecodingError.unsupportedFormat(recognized: RecognizedContent(fileAt: argument)))
+                    ))
             }
         }
         var taken: Set<String> = []

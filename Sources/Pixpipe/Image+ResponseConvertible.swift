@@ -22,7 +22,8 @@ extension Image: ResponseConvertible {
     /// ```
     public init(body: Data, metadata: ResponseMetadata) throws(ConversionError) {
         guard ImageFormat.sniff(body) != nil else {
-            throw .underlying(ImageDecodingError.unsupportedFormat)
+            let recognized = RecognizedContent(body: body, contentType: metadata.contentType)
+            throw .underlying(ImageDecodingError.unsupportedFormat(recognized: recognized))
         }
         do {
             try self.init(data: body)

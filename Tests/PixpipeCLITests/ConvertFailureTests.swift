@@ -30,7 +30,7 @@ struct ConvertFailureTests {
         let output = try directory.write(Data("previous".utf8), to: "out.png")
         let result = try pixpipe.run(["convert", input, output])
         #expect(result.status == 1)
-        #expect(result.errors.contains("unsupported format"))
+        #expect(result.errors.contains("text file, not an image"))
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
         #expect(try directory.fileNames() == ["in.png", "out.png"])
     }

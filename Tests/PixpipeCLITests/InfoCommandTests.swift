@@ -27,7 +27,7 @@ struct InfoCommandTests {
         #expect(records.map { $0["path"] as? String } == [text, missing, "-"])
         #expect(records.map { $0["errorKind"] as? String } == ["not-an-image", "unreadable-file", "not-an-image"])
         #expect(records.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
-        #expect(result.errors.contains("pixpipe: info: \(text): unsupported format"))
+        #expect(result.errors.contains("pixpipe: info: \(text): text file, not an image"))
         #expect(result.errors.contains("pixpipe: info: \(missing): "))
     }
 

@@ -70,7 +70,8 @@ struct ToolUsageTests {
             ),
             (["convert", "--quality"], "option '--quality' needs a value", "pixpipe convert --help"),
             (["convert", "--format=gif", "a", "b"], "invalid value 'gif' for '--format'", "pixpipe convert --help"),
-            (["convert", "a.png", "b.bmp"], "cannot tell the output format from 'b.bmp'", "pixpipe convert --help"),
+            (["convert", "a.png", "b.bmp"], "cannot write 'b.bmp': BMP: not supported", "pixpipe convert --help"),
+            (["convert", "a.png", "b.xyz"], "cannot tell the output format from 'b.xyz'", "pixpipe convert --help"),
             (["convert", "a.png", "-"], "option '--format' is required", "pixpipe convert --help"),
             (["convert", "--max-pixels", "-1", "a", "b.png"], "invalid value '-1'", "pixpipe convert --help"),
         ])

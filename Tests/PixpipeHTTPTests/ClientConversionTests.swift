@@ -126,7 +126,7 @@ extension SocketTests {
                 Issue.record("expected conversionFailed, got \(String(describing: error))")
                 return
             }
-            #expect(underlying as? ImageDecodingError == .unsupportedFormat)
+            #expect(underlying as? ImageDecodingError == .unsupportedFormat(recognized: .text))
         }
 
         @Test func statusOutsideTheAcceptedSetFailsBeforeConversion() async throws {

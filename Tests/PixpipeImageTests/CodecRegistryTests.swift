@@ -112,9 +112,9 @@ struct CodecRegistryTests {
             var format: ImageFormat
             var fileExtensions: [String]
             func matches(_ prefix: [UInt8]) -> Bool { false }
-            func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo { throw .unsupportedFormat }
+            func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo { throw .unsupportedFormat() }
             func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-                throw .unsupportedFormat
+                throw .unsupportedFormat()
             }
         }
         #expect(!ImageCodecs.register(Impostor(format: .png, fileExtensions: ["png2"])))
@@ -129,9 +129,9 @@ struct CodecRegistryTests {
         var format: ImageFormat { ImageFormat(rawValue: name) }
         var fileExtensions: [String] { [name] }
         func matches(_ prefix: [UInt8]) -> Bool { false }
-        func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo { throw .unsupportedFormat }
+        func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo { throw .unsupportedFormat() }
         func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-            throw .unsupportedFormat
+            throw .unsupportedFormat()
         }
     }
 

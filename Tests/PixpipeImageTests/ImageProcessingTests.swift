@@ -114,10 +114,10 @@ struct ImageProcessingTests {
         #expect(throws: ImageProcessingError.processing(.invalidSize(width: 0, height: 8))) {
             try ImageProcessors.Resize(width: 0, height: 8).process(image)
         }
-        #expect(throws: ImageProcessingError.decoding(.unsupportedFormat)) {
+        #expect(throws: ImageProcessingError.decoding(.unsupportedFormat())) {
             try ImageProcessors.Orientation().process(data: Data([1, 2, 3]), options: DecodeOptions())
         }
-        #expect(throws: ImageProcessingError.thumbnail(.decoding(.unsupportedFormat))) {
+        #expect(throws: ImageProcessingError.thumbnail(.decoding(.unsupportedFormat()))) {
             try ImageProcessors.Thumbnail(.init()).process(data: Data([1, 2, 3]), options: DecodeOptions())
         }
     }

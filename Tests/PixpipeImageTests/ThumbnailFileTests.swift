@@ -85,7 +85,7 @@ struct ThumbnailFileTests {
             try Thumbnailer(.init(byteLimit: 1000)).thumbnail(contentsOfFile: png)
         }
         let text = try folder.write(Data("not an image".utf8), to: "notes.png")
-        #expect(throws: ThumbnailError.decoding(.unsupportedFormat)) {
+        #expect(throws: ThumbnailError.decoding(.unsupportedFormat(recognized: .text))) {
             try Thumbnailer().thumbnail(contentsOfFile: text)
         }
     }

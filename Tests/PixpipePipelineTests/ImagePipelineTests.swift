@@ -152,7 +152,7 @@ struct ImagePipelineTests {
         }
         let text = server.url("/text.png")
         let error = await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: text) }
-        #expect(error == .decoding(.unsupportedFormat, url: text))
+        #expect(error == .decoding(.unsupportedFormat(recognized: .text), url: text))
         #expect(error?.shortName == "not-an-image")
         #expect(
             ImagePipelineError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "")).shortName == "http-status")

@@ -192,11 +192,14 @@ static size_t pxp_png_idat_bytes_after(const pxp_png_decoder *decoder, size_t li
 // IDAT data is streamed, never allocated whole, so its length is left to libpng.
 static int pxp_png_has_oversized_chunk(const pxp_png_decoder *decoder) {
     static const uint8_t idat[4] = {'I', 'D', 'A', 'T'};
+    static const uint8_t iend[4] = {'I', 'E', 'N', 'D'};
     size_t length, offset;
     pxp_png_input_extent(decoder, &length, &offset);
     size_t position = 8;
     uint8_t header[8];
     while (position <= length && length - position >= 8 && pxp_png_chunk_header(decoder, position, header)) {
+        // Nothing after IEND is read by libpng; walking it would touch every page of a huge tail.
+        if (memcmp(header + 4, iend, 4) == 0) break;
         const size_t data_length = pxp_png_big_endian_32(header);
         if (memcmp(header + 4, idat, 4) != 0 && data_length > PXP_PNG_CHUNK_MALLOC_MAX) return 1;
         if (data_length > length - position - 8) break;

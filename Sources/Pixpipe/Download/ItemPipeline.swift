@@ -170,7 +170,11 @@ struct ItemPipeline: Sendable {
                 .fetch(fetchError), retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
         case .success(let response):
             attempts.lastStatus = response.statusCode
-            guard let processed = await process(response.value, url: job.item.url, digester: fetched.digester) else {
+            guard
+                let processed = await process(
+                    response.value, url: job.item.url, contentType: response.headers["Content-Type"],
+                    digester: fetched.digester)
+            else {
                 return .settled(.cancelled)
             }
             switch processed {
@@ -247,7 +251,7 @@ struct ItemPipeline: Sendable {
 
     /// Verifies and processes `body` holding a processing slot; `nil` when cancelled while waiting for one.
     private func process(
-        _ body: Data, url: URL, digester: BodyDigester?
+        _ body: Data, url: URL, contentType: String?, digester: BodyDigester?
     ) async -> Result<ProcessedImage, DownloadError>? {
         let options = self.options
         return await processors.withSlot {
@@ -257,7 +261,8 @@ struct ItemPipeline: Sendable {
                         from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
                         alphaOutputEncoding: options.alphaOutputEncoding,
                         keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
-                        verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester))
+                        verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester,
+                        contentType: contentType))
             } catch {
                 return .failure(error)
             }

@@ -25,15 +25,19 @@ struct ProcessedImage: Sendable {
     /// the bytes (a thumbnail decodes at the reduced size it needs); only a conversion without processors
     /// decodes at full size.
     ///
+    /// `contentType`, the response's, only names what a body that is not an image is (an HTML page).
+    ///
     /// `bodyDigest`, when given, saw the body arrive: a body stored as it came takes its digest from it
     /// instead of a second pass over the bytes.
     static func make(
         from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
         alphaOutputEncoding: ImageEncoding? = nil, keepsOriginal: Bool, decodeOptions: DecodeOptions,
-        verifiesByDecoding: Bool = true,
-        bodyDigest: BodyDigester? = nil
+        verifiesByDecoding: Bool = true, bodyDigest: BodyDigester? = nil, contentType: String? = nil
     ) throws(DownloadError) -> ProcessedImage {
-        guard let sniffed = ImageFormat.sniff(body) else { throw .image(.unsupportedFormat, url: url) }
+        guard let sniffed = ImageFormat.sniff(body) else {
+            throw .image(
+                .unsupportedFormat(recognized: RecognizedContent(body: body, contentType: contentType)), url: url)
+        }
         guard !processing.isEmpty || outputEncoding != nil else {
             let info =
                 verifiesByDecoding

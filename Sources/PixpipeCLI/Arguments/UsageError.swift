@@ -16,6 +16,9 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case unexpectedArgument(String)
     /// The output's file extension names no format this tool writes.
     case unrecognizedExtension(path: String, supported: [String])
+    /// The output's file extension (or `--format`) names an image format this tool does not write;
+    /// `reason` names it and says why ("GIF: Pixpipe reads but does not write this format").
+    case unwritableFormat(path: String, reason: String, supported: [String])
     /// A command name the tool does not know; `suggestion` is a close known name, if any.
     case unknownCommand(String, suggestion: String?)
     /// No command was given.
@@ -40,6 +43,9 @@ enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
         case .unrecognizedExtension(let path, let supported):
             "cannot tell the output format from '\(path)': use an extension among "
+                + supported.map { ".\($0)" }.joined(separator: " ") + " or give --format"
+        case .unwritableFormat(let path, let reason, let supported):
+            "cannot write '\(path)': \(reason); use an extension among "
                 + supported.map { ".\($0)" }.joined(separator: " ") + " or give --format"
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(name)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")

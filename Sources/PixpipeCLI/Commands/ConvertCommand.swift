@@ -104,6 +104,10 @@ struct ConvertCommand: Command {
         let settings = try ConvertSettings(arguments, input: paths[0], output: paths[1])
         for warning in settings.ignoredOptionWarnings { console.warning(warning) }
         let source = InputSource(argument: paths[0])
+        if let missing = OutputWriteError.missingFolder(of: paths[1]) {
+            console.error(missing.description, context: "convert: \(paths[1])")
+            return .failure
+        }
         let input: Data
         do {
             input = try source.data(byteLimit: settings.decodeOptions.byteLimit)

@@ -63,6 +63,8 @@ struct ConvertSettings: Sendable, Hashable {
             throw .missingOption("--format", reason: "when OUT is '-' (standard output)")
         } else if let inferred = ImageFormat(path: output), inferred.canEncode {
             format = inferred
+        } else if let reason = ImageFormat.unwritableReason(path: output) {
+            throw .unwritableFormat(path: output, reason: reason, supported: ImageFormat.writableExtensions)
         } else {
             throw .unrecognizedExtension(path: output, supported: ImageFormat.writableExtensions)
         }

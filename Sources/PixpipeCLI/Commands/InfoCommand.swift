@@ -5,9 +5,13 @@ import PixpipeLocking
 struct InfoCommand: Command {
     let name = "info"
     let summary = "Show format, size, pixel format, bit depth, interlacing, orientation and ICC of images."
-    let usage = "pixpipe info [OPTIONS] FILE..."
+    let usage = "pixpipe info [OPTIONS] FILE|FOLDER..."
     let details = """
-        Only headers are read, so the pixel limit does not apply. FILE '-' reads standard input.
+        Only headers are read: each file is mapped and only the pages its header parse touches come from
+        disk, so a file's size costs nothing and neither the pixel limit nor the byte limit applies to
+        files. FILE '-' reads standard input to its end, under the default byte limit. A folder stands for every file under it, recursively,
+        in path order, that looks like an image by its bytes or its extension (one record each); other files
+        in it (notes, .DS_Store) are passed over quietly.
         Files that cannot be read are reported on standard error (and as records with 'error' and
         'errorKind' under --json) and do not stop the others; the exit status is then 1.
         With --json each file gives one JSON object per line, with the keys path, format, width, height,
@@ -35,8 +39,11 @@ struct InfoCommand: Command {
         // Headers allocate no pixels, so the pixel limit would only hide facts about huge images.
         let options = DecodeOptions(pixelLimit: nil)
         var status = ExitStatus.success
-        for argument in arguments.positionals {
-            let source = InputSource(argument: argument)
+        let sources = arguments.positionals.flatMap { argument in
+            argument != "-" && FolderInputs.isFolder(argument)
+                ? FolderInputs.imageFiles(under: argument).map(InputSource.file) : [InputSource(argument: argument)]
+        }
+        for source in sources {
             do {
                 let record = InfoRecord(path: source.displayName, info: try source.info(options: options))
                 // A human line holds the file's name and the profile's own description: escaped.

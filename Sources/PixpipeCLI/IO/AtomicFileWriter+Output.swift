@@ -25,6 +25,8 @@ extension AtomicFileWriter {
     /// The ``OutputWriteError`` of a failed write to `path`.
     private static func outputError(_ error: Failure, path: String) -> OutputWriteError {
         switch error.step {
+        case .createTemporary where error.code == ENOENT:
+            return .noSuchFolder(OutputWriteError.folderName(of: path))
         case .createTemporary:
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             return .cannotCreateTemporaryFile(directory: directory, errno: error.code)

@@ -29,12 +29,15 @@ enum InputSource: Sendable, Hashable {
         }
     }
 
-    /// Reads the header only.
+    /// Reads the header only. A file is mapped, not read, so the byte limit applies to standard input only.
     func info(options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo {
         switch self {
-        case .file(let path): try Image.info(contentsOfFile: path, options: options)
+        case .file(let path):
+            var mapped = options
+            mapped.byteLimit = nil
+            return try Image.info(contentsOfFile: path, options: mapped)
         case .standardInput:
-            try Image.info(data: Self.readStandardInput(byteLimit: options.byteLimit), options: options)
+            return try Image.info(data: Self.readStandardInput(byteLimit: options.byteLimit), options: options)
         }
     }
 

@@ -1,3 +1,5 @@
+import Pixpipe
+
 /// Renders the `--help` text of a command and of the tool.
 enum HelpFormatter {
     /// The help of `command`: usage, summary, options and details.
@@ -12,7 +14,8 @@ enum HelpFormatter {
     static func toolHelp(commands: [any Command]) -> String {
         let width = (commands.map(\.name.count).max() ?? 0) + 4
         var text = """
-            pixpipe \(PixpipeTool.version): fetch, inspect, convert and thumbnail PNG and JPEG images.
+            pixpipe \(PixpipeTool.version): fetch, inspect, convert and thumbnail images.
+            Reads \(ImageFormat.decodableNames); writes \(ImageFormat.encodableNames) ('pixpipe formats' lists them).
 
             Usage: pixpipe COMMAND [OPTIONS] [ARGUMENTS]
 

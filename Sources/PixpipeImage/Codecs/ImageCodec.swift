@@ -87,11 +87,11 @@ extension ImageCodec {
     var warningRules: [WarningRule] { [] }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
-        throw .unsupportedFormat
+        throw .unsupportedFormat()
     }
 
     func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
-        throw .unsupportedFormat
+        throw .unsupportedFormat()
     }
 
     /// A full decode: every codec that has no cheaper complete read.

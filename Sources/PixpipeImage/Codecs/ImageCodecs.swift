@@ -65,9 +65,10 @@ public enum ImageCodecs {
         return all.first { $0.canDecode && $0.matches(prefix) }
     }
 
-    /// The decoding codec for `bytes`, or ``ImageDecodingError/unsupportedFormat``.
+    /// The decoding codec for `bytes`, or ``ImageDecodingError/unsupportedFormat(recognized:)`` saying what
+    /// the bytes are instead.
     static func decoder(for bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> any ImageCodec {
-        guard let codec = sniff(bytes) else { throw .unsupportedFormat }
+        guard let codec = sniff(bytes) else { throw .unsupportedFormat(recognized: RecognizedContent(bytes)) }
         return codec
     }
 }

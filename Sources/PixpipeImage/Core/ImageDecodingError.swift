@@ -1,7 +1,8 @@
 /// Why bytes could not be decoded into an ``Image``.
 public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The leading bytes match no format of the codec table.
-    case unsupportedFormat
+    /// The leading bytes match no format of the codec table; `recognized` says what they are instead, when
+    /// known (an empty file, an HTML page, a BMP image).
+    case unsupportedFormat(recognized: RecognizedContent = .unknown)
     /// The data is damaged; `reason` is the codec library's message.
     case corrupt(format: ImageFormat, reason: String)
     /// The data ends before the image does.
@@ -19,10 +20,14 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// The file could not be read.
     case unreadable(path: String, reason: String)
 
+    /// The reason of ``unreadable(path:reason:)`` when the path names a folder where a file was expected.
+    public static let isAFolder = "is a folder, not a file"
+
     /// A one-line explanation for people.
     public var description: String {
         switch self {
-        case .unsupportedFormat: "unsupported format: not a \(ImageFormat.decodableNames) file"
+        case .unsupportedFormat(.unknown): "unsupported format: not a \(ImageFormat.decodableNames) file"
+        case .unsupportedFormat(let recognized): recognized.description
         case .corrupt(let format, let reason): "corrupt \(format.rawValue) data: \(reason)"
         case .truncated(let format, let reason): "truncated \(format.rawValue) data: \(reason)"
         case .unsupportedFeature(let format, let feature): "unsupported \(format.rawValue) feature: \(feature)"

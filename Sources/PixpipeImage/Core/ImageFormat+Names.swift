@@ -2,6 +2,9 @@ extension ImageFormat {
     /// The formats the codec table decodes, for help texts and messages: "PNG or JPEG".
     package static var decodableNames: String { listed(all.filter(\.canDecode).map { $0.rawValue.uppercased() }) }
 
+    /// The formats the codec table encodes, for help texts: "PNG, JPEG, PPM or PAM".
+    package static var encodableNames: String { listed(all.filter(\.canEncode).map { $0.rawValue.uppercased() }) }
+
     /// The formats the codec table encodes, as `--format` takes them: "png, jpeg, ppm or pam".
     package static var writableNames: String { listed(all.filter(\.canEncode).map(\.rawValue)) }
 

@@ -46,10 +46,18 @@ extension Image {
     }
 
     /// Reads the header of the file at `path` without decoding pixels.
+    ///
+    /// The file is mapped, not read: only the pages the format's header parse touches come from disk (the
+    /// first few KB of a JPEG, PNG or WebP; every frame header of a GIF), so a huge file or one with a huge
+    /// tail costs no more than its header. The byte limit still applies to the file's size.
     public static func info(contentsOfFile path: String, options: DecodeOptions = .init()) throws(ImageDecodingError)
         -> ImageInfo
     {
-        try info(data: readFile(path, byteLimit: options.byteLimit), options: options)
+        let file = try MappedFile(path: path)
+        try options.checkBytes(file.byteCount)
+        return try file.withBytes { (bytes) throws(ImageDecodingError) in
+            try ImageCodecs.decoder(for: bytes).info(bytes)
+        }
     }
 
     /// Proves `data` a whole, undamaged image and returns its header, doing the least work that still reads
@@ -65,6 +73,10 @@ extension Image {
 
     /// Reads a whole file, refusing it before reading when it is over `byteLimit`.
     package static func readFile(_ path: String, byteLimit: Int?) throws(ImageDecodingError) -> Data {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .unreadable(path: path, reason: ImageDecodingError.isAFolder)
+        }
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }

@@ -17,6 +17,8 @@ final class ThumbnailSourceFile {
     let byteCount: Int
     /// The codec its first bytes name, or `nil`.
     let codec: (any ImageCodec)?
+    /// What the first bytes are when no codec matched them (``RecognizedContent/unknown`` otherwise).
+    let recognized: RecognizedContent
 
     /// Opens `path`; refuses a file larger than `byteLimit` and anything that cannot be read.
     init(path: String, byteLimit: Int?) throws(ImageDecodingError) {
@@ -28,13 +30,18 @@ final class ThumbnailSourceFile {
             close(descriptor)
             throw error
         }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw .unreadable(path: path, reason: ImageDecodingError.isAFolder)
+        }
         let byteCount = Int(status.st_size)
         if let byteLimit, byteCount > byteLimit {
             close(descriptor)
             throw .inputTooLarge(bytes: byteCount, limit: byteLimit)
         }
         // The signature is read with pread, so the descriptor stays at offset 0 for the decoder.
-        var signature = [UInt8](repeating: 0, count: ImageCodecs.signatureLength)
+        var signature = [UInt8](
+            repeating: 0, count: max(ImageCodecs.signatureLength, RecognizedContent.prefixLength))
         let read = signature.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard read >= 0 else {
             let error = Self.unreadable(path)
@@ -45,6 +52,7 @@ final class ThumbnailSourceFile {
         self.path = path
         self.byteCount = byteCount
         codec = ImageCodecs.sniff(signature.prefix(read))
+        recognized = codec == nil ? RecognizedContent(signature.prefix(read)) : .unknown
     }
 
     /// The whole file, for codecs whose library reads from memory only; the byte limit was checked on opening.

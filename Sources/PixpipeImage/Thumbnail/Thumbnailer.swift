@@ -39,7 +39,7 @@ public struct Thumbnailer: Sendable {
         let file = try Self.decoding { () throws(ImageDecodingError) in
             try ThumbnailSourceFile(path: path, byteLimit: options.byteLimit)
         }
-        guard let codec = file.codec else { throw .decoding(.unsupportedFormat) }
+        guard let codec = file.codec else { throw .decoding(.unsupportedFormat(recognized: file.recognized)) }
         return try convertingColor(codec.thumbnail(.file(file), by: self))
     }
 

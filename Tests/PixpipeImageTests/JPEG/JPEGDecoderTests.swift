@@ -14,7 +14,7 @@ import Testing
         #expect(throws: ImageDecodingError.truncated(format: .jpeg, reason: "empty input")) {
             try Fixtures.decode([])
         }
-        #expect(throws: ImageDecodingError.unsupportedFormat) { try Image(data: Data()) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(recognized: .empty)) { try Image(data: Data()) }
     }
 
     @Test func startOfImageAloneIsTruncatedInBothModes() {

@@ -88,7 +88,7 @@ struct ThumbnailJPEGTests {
     }
 
     @Test func garbageIsAnUnsupportedFormat() {
-        #expect(throws: ThumbnailError.decoding(.unsupportedFormat)) {
+        #expect(throws: ThumbnailError.decoding(.unsupportedFormat(recognized: .text))) {
             try Thumbnailer().thumbnail(data: Data("not an image".utf8))
         }
     }

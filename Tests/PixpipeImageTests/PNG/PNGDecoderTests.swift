@@ -35,8 +35,8 @@ import Testing
         var bytes = Self.smallPNG
         bytes[1] = UInt8(ascii: "J")
         #expect(Self.decodeError(bytes) == .corrupt)
-        #expect(throws: ImageDecodingError.unsupportedFormat) { try Image(data: Data(bytes)) }
-        #expect(throws: ImageDecodingError.unsupportedFormat) { try Image(data: Data()) }
+        #expect(throws: ImageDecodingError.unsupportedFormat()) { try Image(data: Data(bytes)) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(recognized: .empty)) { try Image(data: Data()) }
     }
 
     @Test(arguments: PNGBytes.chunks(of: smallPNG).map(\.end).dropLast() + [PNGBytes.signature.count])

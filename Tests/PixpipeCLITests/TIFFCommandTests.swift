@@ -121,6 +121,27 @@ struct TIFFCommandTests {
         #expect(try pixpipe.run(["convert", "--help"]).outputText.contains("--frame N"))
     }
 
+    @Test("convert of a multi-page TIFF to TIFF writes every page at its own size; libtiff reads them")
+    func convertKeepsEveryPage() throws {
+        let directory = try TemporaryDirectory()
+        let (data, images) = try threePages()
+        let path = try directory.write(data, to: "pages.tif")
+        let copy = directory.path("copy.tif")
+        let result = try pixpipe.run(["convert", path, copy])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(!result.errors.contains("wrote the first"))
+        let info = try Image.info(contentsOfFile: copy)
+        #expect(info.pages.map(\.width) == [40, 20, 12] && info.pages.map(\.height) == [30, 10, 16])
+        for index in 0..<3 {
+            let output = directory.path("copy\(index).png")
+            #expect(try pixpipe.run(["convert", "--frame", "\(index)", copy, output]).status == 0)
+            #expect(try Image(contentsOfFile: output).pixels == images[index].pixels)
+        }
+        let listing = try libtiffTool("tiffinfo", [copy])
+        #expect(listing.status == 0)
+        #expect(listing.output.components(separatedBy: "TIFF Directory at offset").count == 4)
+    }
+
     @Test("thumbnail of a TIFF, of a chosen page with --frame, and of a WebP animation's frame")
     func thumbnail() throws {
         let directory = try TemporaryDirectory()

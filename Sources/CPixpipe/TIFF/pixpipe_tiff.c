@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tiffio.h>
+#include <unistd.h>
+#if defined(__linux__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 // Every libtiff function used. Each pointer's type is the header's own declaration (`__typeof__`), so a
 // call that does not fit the installed header fails to compile.
@@ -32,6 +36,8 @@
     X(TIFFReadEncodedTile)                                                                                 \
     X(TIFFComputeStrip)                                                                                    \
     X(TIFFComputeTile)                                                                                     \
+    X(TIFFGetStrileOffset)                                                                                 \
+    X(TIFFGetStrileByteCount)                                                                              \
     X(TIFFRGBAImageOK)                                                                                     \
     X(TIFFReadRGBAImageOriented)                                                                           \
     X(TIFFWriteEncodedStrip)                                                                               \
@@ -91,6 +97,8 @@ struct pxp_tiff {
     uint8_t *owned;
     uint64_t size, capacity, position;
     int writing;
+    // Reading a private mapping of a file: pages of strips already decoded are given back to the kernel.
+    int releases_pages;
     char error[512];
     int has_error;
     char warnings[PXP_TIFF_MAX_WARNINGS][256];
@@ -211,6 +219,33 @@ pxp_tiff *pxp_tiff_open_memory(const uint8_t *data, size_t size, int64_t max_sin
     return pxp_tiff_open(data, size, max_single_alloc, "r");
 }
 
+pxp_tiff *pxp_tiff_open_mapping(const uint8_t *data, size_t size, int64_t max_single_alloc) {
+    pxp_tiff *handle = pxp_tiff_open(data, size, max_single_alloc, "r");
+    if (handle != NULL) handle->releases_pages = 1;
+    return handle;
+}
+
+// Drops the whole pages inside strip or tile `strile`'s bytes from the process's memory. Only for a
+// read-only private mapping of a file, whose pages are never written: a later touch reads them from the
+// file again, so this changes resident memory, never the bytes seen.
+static void pxp_tiff_release(pxp_tiff *handle, uint32_t strile) {
+#if defined(__linux__) || defined(__APPLE__)
+    if (!handle->releases_pages) return;
+    uint64_t offset = pxp_fn_TIFFGetStrileOffset(handle->tif, strile);
+    uint64_t count = pxp_fn_TIFFGetStrileByteCount(handle->tif, strile);
+    if (offset >= handle->size || count == 0) return;
+    uint64_t end = count > handle->size - offset ? handle->size : offset + count;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t base = (uint64_t)(uintptr_t)handle->data;
+    uint64_t first = (base + offset + page - 1) / page * page;
+    uint64_t last = (base + end) / page * page;
+    if (last > first) madvise((void *)(uintptr_t)first, (size_t)(last - first), MADV_DONTNEED);
+#else
+    (void)handle;
+    (void)strile;
+#endif
+}
+
 pxp_tiff *pxp_tiff_open_writer(int bigtiff) { return pxp_tiff_open(NULL, 0, 0, bigtiff ? "w8" : "w"); }
 
 int pxp_tiff_is_open(const pxp_tiff *handle) { return handle->tif != NULL; }
@@ -308,11 +343,15 @@ int64_t pxp_tiff_strip_size(pxp_tiff *handle) { return (int64_t)pxp_fn_TIFFStrip
 int64_t pxp_tiff_tile_size(pxp_tiff *handle) { return (int64_t)pxp_fn_TIFFTileSize64(handle->tif); }
 
 int64_t pxp_tiff_read_strip(pxp_tiff *handle, uint32_t index, void *buffer, int64_t size) {
-    return (int64_t)pxp_fn_TIFFReadEncodedStrip(handle->tif, index, buffer, (tmsize_t)size);
+    int64_t read = (int64_t)pxp_fn_TIFFReadEncodedStrip(handle->tif, index, buffer, (tmsize_t)size);
+    pxp_tiff_release(handle, index);
+    return read;
 }
 
 int64_t pxp_tiff_read_tile(pxp_tiff *handle, uint32_t index, void *buffer, int64_t size) {
-    return (int64_t)pxp_fn_TIFFReadEncodedTile(handle->tif, index, buffer, (tmsize_t)size);
+    int64_t read = (int64_t)pxp_fn_TIFFReadEncodedTile(handle->tif, index, buffer, (tmsize_t)size);
+    pxp_tiff_release(handle, index);
+    return read;
 }
 
 uint32_t pxp_tiff_compute_strip(pxp_tiff *handle, uint32_t row, uint16_t plane) {

@@ -37,6 +37,7 @@ struct Conversion {
                     + "(use --frame N to pick another)")
         }
         if let pages = info?.pages, pages.count > 1 {
+            if try settings.encoding.canEncodePages { return try allPages(of: data) }
             console.warning("\(inputName) has \(pages.count) pages; wrote the first (use --frame N to pick another)")
         }
         let image = try Image(data: data, options: settings.decodeOptions)
@@ -51,6 +52,14 @@ struct Conversion {
         let (frames, warnings) = try reader.transformedFrames { image in try settings.prepared(image) }
         report(warnings)
         return try settings.encoding.encodeAnimation(frames, loopCount: reader.loopCount)
+    }
+
+    /// Every page, each prepared as a still would be, written as the pages of one file at their own sizes.
+    private func allPages(of data: Data) throws -> Data {
+        let reader = try AnimationReader(data: data, options: settings.decodeOptions)
+        let (frames, warnings) = try reader.transformedFrames { image in try settings.prepared(image) }
+        report(warnings)
+        return try settings.encoding.encodePages(frames.map(\.image))
     }
 
     /// Frame (or page) `index`, prepared.

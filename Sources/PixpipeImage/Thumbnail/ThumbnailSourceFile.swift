@@ -75,6 +75,22 @@ final class ThumbnailSourceFile {
         return bytes
     }
 
+    /// Calls `body` with the file mapped read-only and private, or returns `nil` without calling it when
+    /// the file cannot be mapped (empty, or not a regular file).
+    ///
+    /// The mapping is for codecs whose library reads from memory and that give back pages they are done
+    /// with (TIFF). As with libtiff's own `TIFFOpen`, which maps files too, a file cut short by another
+    /// process while mapped ends the process with SIGBUS.
+    func withMapping<R>(
+        _ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> R
+    ) throws(ThumbnailError) -> R? {
+        guard byteCount > 0 else { return nil }
+        let address = mmap(nil, byteCount, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { return nil }
+        defer { munmap(address, byteCount) }
+        return try body(UnsafeRawBufferPointer(start: address, count: byteCount))
+    }
+
     deinit { close(descriptor) }
 
     private static func unreadable(_ path: String) -> ImageDecodingError {

@@ -25,6 +25,10 @@ typedef struct pxp_tiff pxp_tiff;
 /// NULL only when libtiff cannot be loaded or memory runs out; otherwise check `pxp_tiff_is_open`.
 /// `max_single_alloc` is libtiff's limit on one allocation (0: libtiff's default).
 pxp_tiff *pxp_tiff_open_memory(const uint8_t *data, size_t size, int64_t max_single_alloc);
+/// As `pxp_tiff_open_memory`, for a read-only private mapping of a file (`mmap`, PROT_READ, MAP_PRIVATE):
+/// after each strip or tile is read, the whole pages of its bytes are dropped with
+/// `madvise(MADV_DONTNEED)`, so resident memory does not grow with the file. Never for other memory.
+pxp_tiff *pxp_tiff_open_mapping(const uint8_t *data, size_t size, int64_t max_single_alloc);
 /// Opens a writer over an empty in-memory buffer; NULL when libtiff cannot be loaded.
 pxp_tiff *pxp_tiff_open_writer(int bigtiff);
 /// Whether libtiff accepted the file (the header and first directory).

@@ -67,9 +67,20 @@ struct TIFFCodec: ImageCodec {
         try TIFFFrameDecoder(data: data, options: options)
     }
 
+    /// A file is mapped rather than read whole, and the strips already decoded are dropped from memory, so
+    /// a 200 MB TIFF's thumbnail does not hold 200 MB.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
-        try source.withBytes { (bytes) throws(ThumbnailError) in
-            try TIFFStreamingResizer.thumbnail(bytes, by: thumbnailer)
+        switch source {
+        case .bytes(let bytes):
+            return try TIFFStreamingResizer.thumbnail(bytes, by: thumbnailer)
+        case .file(let file):
+            let mapped = try file.withMapping { (bytes) throws(ThumbnailError) in
+                try TIFFStreamingResizer.thumbnail(bytes, isFileMapping: true, by: thumbnailer)
+            }
+            if let mapped { return mapped }
+            return try source.withBytes { (bytes) throws(ThumbnailError) in
+                try TIFFStreamingResizer.thumbnail(bytes, by: thumbnailer)
+            }
         }
     }
 

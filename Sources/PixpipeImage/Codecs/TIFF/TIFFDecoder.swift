@@ -20,6 +20,11 @@ enum TIFFDecoder {
             image = Image(width: layout.width, height: layout.height, pixelFormat: layout.output)
             let rowBytes = image.bytesPerRow
             image.withUnsafeMutableBytes { destination in
+                // Strips stored as the image lays out its rows are decoded in place: no band, no copy.
+                if rows.readsInPlace, let base = destination.baseAddress {
+                    rows.readAll(into: base)
+                    return
+                }
                 for row in 0..<layout.height {
                     (destination.baseAddress! + row * rowBytes).copyMemory(from: rows.row(row), byteCount: rowBytes)
                 }

@@ -53,4 +53,7 @@ extension ImageEncoding {
         guard let options = options as? TIFFEncodeOptions else { throw .unsupportedFormat(format) }
         return try TIFFEncoder.encode(images, options: options)
     }
+
+    /// Whether ``encodePages(_:)`` writes this encoding's format (pages of their own sizes, as TIFF has).
+    public var canEncodePages: Bool { options is TIFFEncodeOptions }
 }

@@ -14,14 +14,19 @@ final class TIFFHandle {
     private(set) var pageIndex = 0
 
     /// Opens `bytes` and reads the first directory; throws the typed error for libtiff's refusal.
-    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
+    ///
+    /// `isFileMapping` says that `bytes` are a read-only private mapping of a file
+    /// (``ThumbnailSourceFile/withMapping(_:)``): the pages of each strip or tile are then given back after
+    /// it is read, so resident memory stays small however large the file.
+    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?, isFileMapping: Bool = false) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw .truncated(format: .tiff, reason: "no data")
         }
         // One allocation may hold the largest image the limit allows at 16 bits and 4 channels (a whole
         // strip or the RGBA raster); libtiff's 256 MiB default otherwise.
         let maxAllocation = pixelLimit.map { Int64(min(max($0, 1 << 20), Int.max / 8) * 8) } ?? 0
-        guard let opened = pxp_tiff_open_memory(base, bytes.count, maxAllocation) else {
+        let open = isFileMapping ? pxp_tiff_open_mapping : pxp_tiff_open_memory
+        guard let opened = open(base, bytes.count, maxAllocation) else {
             let reason = pxp_tiff_load_error().map { String(cString: $0) } ?? "out of memory"
             throw .unsupportedFeature(format: .tiff, feature: reason)
         }

@@ -15,6 +15,10 @@ final class TIFFRowBand {
     /// One strip or tile of one plane, for planar or tiled pages.
     private let piece: UnsafeMutableRawBufferPointer
     private let outputRowBytes: Int
+    /// Whether stored rows already are output rows, so that they are served from ``stored`` unconverted.
+    private let passesThrough: Bool
+    /// Where rows are served from: ``stored`` when they pass through, ``output`` otherwise.
+    private var rows: UnsafeMutableRawBufferPointer { passesThrough ? stored : output }
     private var bandStart = 0
     private var bandCount = 0
     /// The first read failure and the rows read whole before it.
@@ -31,6 +35,9 @@ final class TIFFRowBand {
         let rows = page.is_tiled != 0 ? Int(page.tile_length) : Int(page.rows_per_strip)
         bandHeight = max(1, min(layout.height, rows))
         outputRowBytes = layout.width * layout.output.bytesPerPixel
+        passesThrough =
+            !(page.fill_order == 2 && layout.bits >= 8) && layout.storedRowBytes == outputRowBytes
+            && TIFFSampleConverter(layout: layout).isIdentity
         var pieceBytes = 0
         if page.is_tiled != 0 {
             guard page.tile_width > 0, page.tile_length > 0 else {
@@ -59,7 +66,41 @@ final class TIFFRowBand {
         precondition(index >= bandStart && index < layout.height, "rows are read forward only")
         while index >= bandStart + bandCount { readNextBand() }
         // Allocated with at least one byte, so the base address exists.
-        return UnsafeRawPointer(output.baseAddress!) + (index - bandStart) * outputRowBytes
+        return UnsafeRawPointer(rows.baseAddress!) + (index - bandStart) * outputRowBytes
+    }
+
+    /// Whether whole strips are already rows of the output (contiguous 8- or 16-bit gray or RGB, stored as
+    /// the output lays them out), so ``readAll(into:)`` can have libtiff decode straight into the image.
+    var readsInPlace: Bool {
+        handle.page.is_tiled == 0 && !layout.isPlanar && passesThrough
+    }
+
+    /// Reads every strip straight into `destination` (the page's rows, ``readsInPlace`` being true), with
+    /// the failures ``row(_:)`` records: after a failed strip, the rest of the page is zero.
+    func readAll(into destination: UnsafeMutableRawPointer) {
+        precondition(readsInPlace && bandStart == 0 && bandCount == 0, "a page is read whole once, in place")
+        var start = 0
+        while start < layout.height {
+            let count = min(bandHeight, layout.height - start)
+            let expected = count * outputRowBytes
+            handle.clearError()
+            let strip = UInt32(start / bandHeight)
+            let read = pxp_tiff_read_strip(handle.handle, strip, destination + start * outputRowBytes, Int64(expected))
+            if read < Int64(expected) {
+                guard let message = handle.errorMessage else {
+                    let reason = handle.lastWarning ?? "the strip or tile at row \(start) is incomplete"
+                    if incomplete == nil { incomplete = (.corrupt(format: .tiff, reason: reason), start) }
+                    start += count
+                    continue
+                }
+                failure = (TIFFWarningTable.readError(message), start)
+                (destination + start * outputRowBytes)
+                    .initializeMemory(as: UInt8.self, repeating: 0, count: (layout.height - start) * outputRowBytes)
+                break
+            }
+            start += count
+        }
+        bandStart = layout.height
     }
 
     /// Reads the rest of the page (so a verification reads every strip).
@@ -71,7 +112,7 @@ final class TIFFRowBand {
         bandStart += bandCount
         bandCount = min(bandHeight, layout.height - bandStart)
         guard failure == nil else {
-            output.initializeMemory(as: UInt8.self, repeating: 0)
+            rows.initializeMemory(as: UInt8.self, repeating: 0)
             return
         }
         handle.clearError()
@@ -84,13 +125,14 @@ final class TIFFRowBand {
                 return
             }
             failure = (TIFFWarningTable.readError(message), bandStart)
-            output.initializeMemory(as: UInt8.self, repeating: 0)
+            rows.initializeMemory(as: UInt8.self, repeating: 0)
             return
         }
         convertBand()
     }
 
     private func convertBand() {
+        if passesThrough { return }
         if reversesBits {
             let bytes = stored.baseAddress!.assumingMemoryBound(to: UInt8.self)
             for index in 0..<(bandCount * layout.storedRowBytes) { bytes[index] = Self.reversed[Int(bytes[index])] }

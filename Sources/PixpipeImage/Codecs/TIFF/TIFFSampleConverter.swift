@@ -5,6 +5,19 @@
 struct TIFFSampleConverter {
     let layout: TIFFPageLayout
 
+    /// Whether a stored row already is an output row: gray or RGB samples of the output's depth, as
+    /// many as the output has channels, not inverted, with no associated alpha to undo.
+    var isIdentity: Bool {
+        guard case .samples(let color) = layout.path else { return false }
+        switch color {
+        case .rgb: break
+        case .gray(let minIsWhite): if minIsWhite { return false }
+        default: return false
+        }
+        return layout.bits == layout.output.bitsPerSample && layout.samplesPerPixel == layout.output.channels
+            && !(layout.alphaIndex != nil && layout.associatedAlpha)
+    }
+
     /// Converts the row at `source` into `destination`.
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
         guard case .samples(let color) = layout.path else { return }

@@ -5,15 +5,15 @@
 /// Pages read through libtiff's RGBA interface (``TIFFPageLayout/Path/rgba``) are decoded whole under the
 /// thumbnail's pixel limit instead.
 enum TIFFStreamingResizer {
-    /// The thumbnail of `bytes` that `thumbnailer` asks for.
-    static func thumbnail(_ bytes: UnsafeRawBufferPointer, by thumbnailer: Thumbnailer) throws(ThumbnailError)
-        -> Image
-    {
+    /// The thumbnail of `bytes` that `thumbnailer` asks for; `isFileMapping` as ``TIFFHandle`` takes it.
+    static func thumbnail(
+        _ bytes: UnsafeRawBufferPointer, isFileMapping: Bool = false, by thumbnailer: Thumbnailer
+    ) throws(ThumbnailError) -> Image {
         let options = thumbnailer.options
         let decodeOptions = DecodeOptions(pixelLimit: nil, strictness: options.strictness)
         let handle = try Thumbnailer.decoding { () throws(ImageDecodingError) in
             // libtiff's own allocation limit: the thumbnail's pixel limit, which bounds a strip's size too.
-            try TIFFHandle(bytes: bytes, pixelLimit: options.pixelLimit)
+            try TIFFHandle(bytes: bytes, pixelLimit: options.pixelLimit, isFileMapping: isFileMapping)
         }
         let page = handle.page
         let early = TIFFMetadata.metadata(of: page, warnings: [])

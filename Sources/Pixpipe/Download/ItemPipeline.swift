@@ -89,7 +89,8 @@ struct ItemPipeline: Sendable {
             }
             return nil
         }
-        guard let original, case .success(let image)? = await process(original, url: job.item.url, digester: nil)
+        guard let original,
+            case .success(let image)? = await process(original, url: job.item.url, contentType: nil, digester: nil)
         else { return nil }
         var attempts = ItemAttempts(url: job.item.url)
         attempts.start(deadline: nil)

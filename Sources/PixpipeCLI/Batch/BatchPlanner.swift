@@ -37,7 +37,9 @@ struct BatchPlanner {
                         inputs.append(
                             Input(
                                 path: "-", subfolder: "",
-                                kind: .notAnImage(BatchFailure(ImageDecodingError.unsupportedFormat))))
+                                kind: .notAnImage(
+                                    BatchFailure(
+                                        ImageDecodingError.unsupportedFormat(recognized: RecognizedContent(data))))))
                     }
                 } catch {
                     failures[inputs.count] = BatchFailure(error)
@@ -60,7 +62,8 @@ struct BatchPlanner {
                 inputs.append(Input(path: argument, subfolder: "", kind: .image(probe)))
             } else {
                 // Named on the command line: an error either way, with the reason when the kind is known.
-                let notAnImage = BatchFailure(ImageDecodingError.unsupportedFormat)
+                let notAnImage = BatchFailure(
+                    ImageDecodingError.unsupportedFormat(recognized: RecognizedContent(fileAt: argument)))
                 if case .unsupported(let reason) = InputKind(path: argument, countsFrames: false) {
                     failures[inputs.count] = BatchFailure(message: reason, kind: notAnImage.kind)
                 } else {
@@ -81,7 +84,11 @@ struct BatchPlanner {
             case .image(let found): probe = found
             case .unsupported(let reason): return BatchJob(input: input.path, skipReason: reason)
             case .notAnImage(let failure): return BatchJob(input: input.path, failure: failure)
-            case .other: return BatchJob(input: input.path, failure: BatchFailure(ImageDecodingError.unsupportedFormat))
+            case .other:
+                return BatchJob(
+                    input: input.path,
+                    failure: BatchFailure(
+                        ImageDecodingError.unsupportedFormat(recognized: RecognizedContent(fileAt: input.path))))
             }
             let format: ImageFormat
             switch settings.format(for: probe) {

@@ -64,7 +64,8 @@ enum InputKind: Sendable, Hashable {
         } else if let unreadableName {
             self = .unsupported(reason: "\(unreadableName) image: not supported")
         } else if decodableExtension {
-            self = .notAnImage(BatchFailure(ImageDecodingError.unsupportedFormat))
+            self = .notAnImage(
+                BatchFailure(ImageDecodingError.unsupportedFormat(recognized: RecognizedContent(prefix))))
         } else {
             self = .other
         }

@@ -49,7 +49,7 @@ struct NothingSkippedSilentlyTests {
     static let expected = [
         "a.png": "done", "b.jpg": "done", "scan.bmp": "skipped:BMP image: not supported",
         "layers.psd": "skipped:PSD image: not supported", "IMG_0001.CR3": "skipped:Canon raw image: not supported",
-        "empty.jpg": "skipped:empty file", "fake.jpg": "failed:not-an-image",
+        "empty.jpg": "skipped:empty file, not an image", "fake.jpg": "failed:not-an-image",
     ]
 
     @Test("thumbnail: each image-like file has a record, the summary counts each, the exit status is 1")

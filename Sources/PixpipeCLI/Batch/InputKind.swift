@@ -60,7 +60,7 @@ enum InputKind: Sendable, Hashable {
             // "BM" starts much text; it counts as BMP only under an image's name.
             self = .unsupported(reason: "\(signature.name) image: not supported")
         } else if bytes.isEmpty && (decodableExtension || unreadableName != nil) {
-            self = .unsupported(reason: "empty file")
+            self = .unsupported(reason: "empty file, not an image")
         } else if let unreadableName {
             self = .unsupported(reason: "\(unreadableName) image: not supported")
         } else if decodableExtension {

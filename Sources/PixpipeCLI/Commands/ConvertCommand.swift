@@ -17,7 +17,7 @@ struct ConvertCommand: Command {
         OUT is replaced if it exists. It is written to a temporary file beside it, synced, then renamed, so a
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
-        keeps alpha. 16-bit samples (with --keep-16-bit) are written big-endian with MAXVAL 65535.
+        keeps alpha. 16-bit samples are written big-endian with MAXVAL 65535.
         Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
         same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
         without --upscale.
@@ -55,10 +55,12 @@ struct ConvertCommand: Command {
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
-            .flag(
-                "keep-16-bit",
-                help: "Keep 16-bit samples where the output stores them (\(ImageFormat.sixteenBitNames)); others get 8."
+            .value(
+                "depth", placeholder: "8|16",
+                help:
+                    "Bits per sample; default 16 where the input and output have them (\(ImageFormat.sixteenBitNames))."
             ),
+            .flag("keep-16-bit", help: "Accepted for old scripts: 16-bit samples are kept by default."),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag(
@@ -112,8 +114,19 @@ struct ConvertCommand: Command {
             console.error(error.description, context: "convert: \(source.displayName)")
             return .usage
         } catch {
-            console.error(String(describing: error), context: "convert: \(source.displayName)")
+            console.error(
+                String(describing: error) + lenientHint(for: error, input: input, settings: settings),
+                context: "convert: \(source.displayName)")
             return .failure
         }
+    }
+
+    /// ``LenientHint/suffix`` when a strict decode failed on data a lenient decode of `input` gets through.
+    private func lenientHint(for error: any Error, input: Data, settings: ConvertSettings) -> String {
+        guard settings.decodeOptions.strictness == .strict, LenientHint.applies(to: error) else { return "" }
+        var options = settings.decodeOptions
+        options.strictness = .lenient
+        // A second decode, on failures only, so the hint is never given when it would not help.
+        return (try? Image(data: input, options: options)) != nil ? LenientHint.suffix : ""
     }
 }

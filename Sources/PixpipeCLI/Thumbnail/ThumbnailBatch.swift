@@ -88,7 +88,8 @@ final class ThumbnailBatch: Sendable {
             let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
             if job.keepsFrames {
                 let animation = try AnimationThumbnailer(
-                    options: settings.options, encoding: encoder.encoding, frameLimit: settings.frameLimit
+                    options: settings.options, encoding: encoder.encoding, frameLimit: settings.frameLimit,
+                    finishing: settings.finished
                 )
                 .thumbnail(contentsOfFile: job.input)
                 guard try publish(animation.data, to: output) else { return .skipped }
@@ -96,17 +97,25 @@ final class ThumbnailBatch: Sendable {
                     width: animation.width, height: animation.height, bytes: animation.data.count,
                     warnings: animation.warnings)
             }
-            let thumbnail =
-                try pickedFrameThumbnail(job.input)
-                ?? Thumbnailer(settings.options).thumbnail(
-                    contentsOfFile: job.input)
+            let thumbnail = try settings.finished(
+                pickedFrameThumbnail(job.input) ?? Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input))
             let data = try encoder.encode(thumbnail)
             guard try publish(data, to: output) else { return .skipped }
             return .written(
                 width: thumbnail.width, height: thumbnail.height, bytes: data.count,
                 warnings: thumbnail.metadata.warnings)
         } catch {
-            return .failed(ThumbnailFailure(error))
+            let failure = ThumbnailFailure(error)
+            guard settings.options.strictness == .strict, LenientHint.applies(to: error) else {
+                return .failed(failure)
+            }
+            // The hint is given only when a lenient thumbnail really succeeds: a second decode, on failures only.
+            var lenient = settings.options
+            lenient.strictness = .lenient
+            guard (try? Thumbnailer(lenient).thumbnail(contentsOfFile: job.input)) != nil else {
+                return .failed(failure)
+            }
+            return .failed(ThumbnailFailure(message: failure.message + LenientHint.suffix, kind: failure.kind))
         }
     }
 

@@ -83,4 +83,25 @@ struct SilentLossCommandTests {
         let bad = try tool.run(["convert", input, output, "--depth", "12"])
         #expect(bad.status == 2 && bad.errors.contains("8 or 16"))
     }
+
+    @Test func stripConvertsWideGamutColoursToSRGB() throws {
+        let (original, png) = try ColorCommandTests.p3Photo()
+        let folder = try TemporaryDirectory()
+        let input = try folder.write(png, to: "p3.png")
+        let result = try tool.run(["convert", input, folder.path("out.png"), "--strip"])
+        #expect(result.status == 0, "\(result.errors)")
+        let stripped = try Image(contentsOfFile: folder.path("out.png"))
+        #expect(stripped.metadata.iccProfile == nil)
+        // Shown as sRGB (no profile), the pixels are the sRGB picture, not the P3 numbers read as sRGB.
+        #expect(ColorCommandTests.meanDifference(stripped, original) < 1)
+        let p3Numbers = try Image(data: png)
+        #expect(ColorCommandTests.meanDifference(p3Numbers, original) > 5)
+
+        // An sRGB-tagged image keeps its pixels bit for bit.
+        var tagged = original
+        tagged.metadata.iccProfile = ColorProfile.sRGB.iccData
+        let srgb = try folder.write(try tagged.encoded(as: .png), to: "srgb.png")
+        #expect(try tool.run(["convert", srgb, folder.path("srgb-out.png"), "--strip"]).status == 0)
+        #expect(try Image(contentsOfFile: folder.path("srgb-out.png")).pixels == original.pixels)
+    }
 }

@@ -23,7 +23,8 @@ struct ConvertCommand: Command {
         without --upscale.
         Colour: pixels and the ICC profile are kept as they are unless --profile srgb|p3|adobergb|gray|FILE
         is given: then colours are converted from the input's profile (none means sRGB) through Little CMS,
-        after any resize, and the target's profile is embedded (--strip drops it). --intent and --bpc
+        after any resize, and the target's profile is embedded (--strip drops it). --strip without --profile
+        converts the colours to sRGB before dropping a profile, so a wide-gamut image does not turn dull. --intent and --bpc
         choose the rendering intent.
         Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
@@ -62,7 +63,7 @@ struct ConvertCommand: Command {
             ),
             .flag("keep-16-bit", help: "Accepted for old scripts: 16-bit samples are kept by default."),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
-            .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("strip", help: "Drop the ICC profile (converting the colours to sRGB first) and EXIF data."),
             .flag(
                 "lossless",
                 help: "Encode losslessly where the format also has a lossy mode (\(ImageFormat.losslessNames))."),

@@ -140,6 +140,14 @@ struct ConvertSettings: Sendable, Hashable {
         var image = try processing.process(image)
         if let background { image = image.flattened(over: background) }
         if strips {
+            // Without its profile a wide-gamut image would be shown as sRGB, duller: its pixels go to sRGB
+            // first (an sRGB or untagged image is left as it is). A profile Little CMS cannot use is dropped
+            // as before. With --profile the pixels are already in the space asked for.
+            if colorConversion == nil,
+                let inSRGB = try? image.converted(toColorSpace: .sRGB, options: .init(embedsSRGBProfile: false))
+            {
+                image = inSRGB
+            }
             image.metadata.iccProfile = nil
             image.metadata.exif = nil
         }

@@ -18,9 +18,15 @@ struct ConvertCommand: Command {
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
         keeps alpha. 16-bit samples are written big-endian with MAXVAL 65535.
-        Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
-        same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
-        without --upscale.
+        Resizing (--size, --resize, --width, --height, --fill, --exact, --upscale, --filter, --linear) follows
+        the same rules as 'pixpipe thumbnail': --resize takes ImageMagick's geometry (50%, 400x, x300,
+        400x300 to fit, 400x300! exactly, 400x300^ to cover and crop centred, 400x300> only shrink,
+        400x300< only enlarge); the box is read in upright pixels and nothing is enlarged without
+        --upscale, a scale over 100%, an exact size or '<'. --background COLOR flattens transparency onto
+        COLOR (a name, #rrggbb or #rrggbbaa); without it, alpha is kept where the output holds it and
+        composited over white where it does not (JPEG).
+        Depth: 16-bit samples are kept where the output stores them (\(ImageFormat.sixteenBitNames)); --depth 8
+        writes 8-bit samples.
         Colour: pixels and the ICC profile are kept as they are unless --profile srgb|p3|adobergb|gray|FILE
         is given: then colours are converted from the input's profile (none means sRGB) through Little CMS,
         after any resize, and the target's profile is embedded (--strip drops it). --strip without --profile

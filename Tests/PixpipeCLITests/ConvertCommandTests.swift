@@ -63,13 +63,15 @@ struct ConvertCommandTests {
         #expect([0, 1, 2].map { ppm.sample(x: 15, y: 7, channel: $0) } == [255, 255, 100])
     }
 
-    @Test("--keep-16-bit keeps 16-bit samples in netpbm; the default reduces to 8")
+    @Test("16-bit samples are kept in netpbm by default (--keep-16-bit still accepted); --depth 8 reduces to 8")
     func sixteenBit() throws {
         let directory = try TemporaryDirectory()
         let wide = TestImages.gradient(layout: .gray).converted(to: PixelFormat(layout: .gray, bitsPerSample: 16))
         let input = try directory.write(TestImages.png(wide), to: "in16.png")
-        let kept = try pixpipe.run(["convert", "--keep-16-bit", input, "-", "--format", "ppm"])
-        let reduced = try pixpipe.run(["convert", input, "-", "--format=ppm"])
+        let kept = try pixpipe.run(["convert", input, "-", "--format", "ppm"])
+        let keptAsBefore = try pixpipe.run(["convert", "--keep-16-bit", input, "-", "--format", "ppm"])
+        #expect(keptAsBefore.output == kept.output)
+        let reduced = try pixpipe.run(["convert", input, "-", "--format=ppm", "--depth", "8"])
         #expect(kept.status == 0 && reduced.status == 0)
         let keptFile = try #require(NetpbmFile(kept.output))
         let reducedFile = try #require(NetpbmFile(reduced.output))

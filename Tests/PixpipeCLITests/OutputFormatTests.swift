@@ -48,7 +48,12 @@ struct OutputFormatTests {
         let custom = try ConvertSettings(parser.parse(arguments), input: "a", output: "b.jpg")
         #expect(custom.decodeOptions.pixelLimit == nil)
         #expect(custom.decodeOptions.strictness == .lenient)
-        #expect(custom.decodeOptions.keeps16Bit)
+        // JPEG holds 8 bits: nothing is gained by decoding 16.
+        #expect(!custom.decodeOptions.keeps16Bit)
+        let png = try ConvertSettings(parser.parse(["a", "b.png"]), input: "a", output: "b.png")
+        #expect(png.decodeOptions.keeps16Bit)
+        let eight = try ConvertSettings(parser.parse(["--depth", "8", "a", "b.png"]), input: "a", output: "b.png")
+        #expect(!eight.decodeOptions.keeps16Bit)
         #expect(!custom.appliesOrientation)
         #expect(custom.quality == 70)
         #expect(custom.ignoredOptionWarnings.isEmpty)

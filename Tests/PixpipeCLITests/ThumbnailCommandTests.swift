@@ -176,7 +176,7 @@ struct ThumbnailCommandTests {
         ["thumbnail", "x.jpg", "--out", "o", "--filter", "sharp"],
         ["thumbnail", "x.jpg", "--out", "o", "--format", "gif"],
         ["thumbnail", "x.jpg", "--out", "o", "--jobs", "0"],
-        ["convert", "x.jpg", "y.png", "--resize", "10"],
+        ["convert", "x.jpg", "y.png", "--resize", "10y5"],
     ])
     func usageErrorsExitWithTwo(_ arguments: [String]) throws {
         let scratch = try TemporaryDirectory()

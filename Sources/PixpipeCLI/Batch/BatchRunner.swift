@@ -142,6 +142,8 @@ final class BatchRunner: Sendable {
                     job.recipe, name: name, source: source, directory: settings.outputDirectory)
             }
             return .written(product, redone: redoes)
+        } catch let failure as BatchFailure {
+            return .failed(failure)
         } catch {
             return .failed(BatchFailure(error))
         }

@@ -18,7 +18,7 @@ struct ConvertCommand: Command {
         OUT is replaced if it exists. It is written to a temporary file beside it, synced, then renamed, so a
         failed conversion leaves OUT as it was and no partial file behind.
         Netpbm output: 'ppm' writes PGM (gray) or PPM (colour) with alpha composited over white; 'pam'
-        keeps alpha. 16-bit samples (with --keep-16-bit) are written big-endian with MAXVAL 65535.
+        keeps alpha. 16-bit samples are written big-endian with MAXVAL 65535.
         Batch: with several inputs, or when the last argument is an existing folder or ends in '/', or is a
         name without an image extension after an input folder, the last argument is an output folder (made
         if needed). Inputs may be files or folders, searched recursively (the output folder left out);
@@ -28,12 +28,19 @@ struct ConvertCommand: Command {
         --overwrite (or unless the options that made them changed: then they are redone), reporting, --json
         records, --jobs and the exit status are as for 'pixpipe thumbnail'. A file under a folder that looks
         like an image but is not read is reported as skipped with its reason, and makes the exit status 1.
-        Resizing (--size, --resize, --width, --height, --fill, --upscale, --filter, --linear) follows the
-        same rules as 'pixpipe thumbnail': the box is read in upright pixels and nothing is enlarged
-        without --upscale.
+        Resizing (--size, --resize, --width, --height, --fill, --exact, --upscale, --filter, --linear) follows
+        the same rules as 'pixpipe thumbnail': --resize takes ImageMagick's geometry (50%, 400x, x300,
+        400x300 to fit, 400x300! exactly, 400x300^ to cover and crop centred, 400x300> only shrink,
+        400x300< only enlarge); the box is read in upright pixels and nothing is enlarged without
+        --upscale, a scale over 100%, an exact size or '<'. --background COLOR flattens transparency onto
+        COLOR (a name, #rrggbb or #rrggbbaa); without it, alpha is kept where the output holds it and
+        composited over white where it does not (JPEG).
+        Depth: 16-bit samples are kept where the output stores them (\(ImageFormat.sixteenBitNames)); --depth 8
+        writes 8-bit samples.
         Colour: pixels and the ICC profile are kept as they are unless --profile srgb|p3|adobergb|gray|FILE
         is given: then colours are converted from the input's profile (none means sRGB) through Little CMS,
-        after any resize, and the target's profile is embedded (--strip drops it). --intent and --bpc
+        after any resize, and the target's profile is embedded (--strip drops it). --strip without --profile
+        converts the colours to sRGB before dropping a profile, so a wide-gamut image does not turn dull. --intent and --bpc
         choose the rendering intent.
         Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
@@ -67,12 +74,14 @@ struct ConvertCommand: Command {
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
-            .flag(
-                "keep-16-bit",
-                help: "Keep 16-bit samples where the output stores them (\(ImageFormat.sixteenBitNames)); others get 8."
+            .value(
+                "depth", placeholder: "8|16",
+                help:
+                    "Bits per sample; default 16 where the input and output have them (\(ImageFormat.sixteenBitNames))."
             ),
+            .flag("keep-16-bit", help: "Accepted for old scripts: 16-bit samples are kept by default."),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
-            .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("strip", help: "Drop the ICC profile (converting the colours to sRGB first) and EXIF data."),
             .flag(
                 "lossless",
                 help: "Encode losslessly where the format also has a lossy mode (\(ImageFormat.losslessNames))."),
@@ -133,7 +142,9 @@ struct ConvertCommand: Command {
             console.error(error.description, context: "convert: \(source.displayName)")
             return .usage
         } catch {
-            console.error(String(describing: error), context: "convert: \(source.displayName)")
+            console.error(
+                String(describing: error) + lenientHint(for: error, input: input, settings: settings),
+                context: "convert: \(source.displayName)")
             return .failure
         }
     }
@@ -189,5 +200,14 @@ struct ConvertCommand: Command {
         console.error(summary, context: name)
         if counts.framesOutOfRange > 0 { return .usage }
         return counts.hasUndone ? .failure : .success
+    }
+
+    /// ``LenientHint/suffix`` when a strict decode failed on data a lenient decode of `input` gets through.
+    private func lenientHint(for error: any Error, input: Data, settings: ConvertSettings) -> String {
+        guard settings.decodeOptions.strictness == .strict, LenientHint.applies(to: error) else { return "" }
+        var options = settings.decodeOptions
+        options.strictness = .lenient
+        // A second decode, on failures only, so the hint is never given when it would not help.
+        return (try? Image(data: input, options: options)) != nil ? LenientHint.suffix : ""
     }
 }

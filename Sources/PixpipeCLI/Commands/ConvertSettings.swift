@@ -22,6 +22,8 @@ struct ConvertSettings: Sendable, Hashable {
     /// The thumbnail geometry to resize to, when a size option was given (with the colour conversion, so it
     /// runs on the resized pixels).
     var resize: ThumbnailOptions?
+    /// `--background`: the colour transparency is flattened onto; `nil` keeps alpha where the format holds it.
+    let background: BackgroundColor?
     /// The colour conversion `--profile` asks for; `nil` keeps pixels and profile.
     let colorConversion: ColorConversion?
     /// `--lossless-jpeg`: the JPEG input's coefficients stored in JPEG XL with what rebuilds the identical file.
@@ -82,18 +84,24 @@ struct ConvertSettings: Sendable, Hashable {
         strips = arguments.isSet("strip")
         lossless = arguments.isSet("lossless")
         frame = try arguments.integer("frame", in: 0...Int.max)
+        // 16-bit samples are kept by default where the output stores them (`--keep-16-bit`, once needed for
+        // that, is still accepted and changes nothing); `--depth 8` asks for 8-bit samples.
+        let depth = try arguments.parsed("depth", expected: "8 or 16") {
+            Int($0).flatMap { [8, 16].contains($0) ? $0 : nil }
+        }
         let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
         let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true)
         let maxFrames = try arguments.integer("max-frames", in: 0...Int.max)
         decodeOptions = DecodeOptions(
             pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
             byteLimit: maxBytes.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultByteLimit,
-            keeps16Bit: arguments.isSet("keep-16-bit"),
+            keeps16Bit: format.writes16Bit && depth != 8,
             strictness: arguments.isSet("lenient") ? .lenient : .strict,
             frameLimit: maxFrames.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultFrameLimit)
 
         let resizeSettings = try ResizeSettings(arguments)
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }
+        background = resizeSettings.background
         colorConversion = try ColorSettings(arguments).convertConversion
 
         recompressesJPEG = arguments.isSet("lossless-jpeg")
@@ -107,13 +115,19 @@ struct ConvertSettings: Sendable, Hashable {
             )
         }
         asksNoProcessing =
-            resize == nil && colorConversion == nil && !arguments.isSet("frame") && !arguments.isSet("strip")
-            && givenQuality == nil && !arguments.isSet("progressive") && !arguments.isSet("lossless")
+            resize == nil && colorConversion == nil && background == nil && !arguments.isSet("frame")
+            && !arguments.isSet("strip")
+            && givenQuality == nil && !arguments.isSet("progressive") && !arguments.isSet("lossless") && depth == nil
 
         var warnings: [String] = []
         if givenQuality != nil && !format.usesQuality {
             warnings.append(
                 "--quality only applies to \(ImageFormat.qualityNames) output; ignored for \(format.rawValue)")
+        }
+        if depth == 16 && !format.writes16Bit {
+            warnings.append(
+                "--depth 16 only applies to \(ImageFormat.sixteenBitNames) output; \(format.rawValue) gets 8-bit samples"
+            )
         }
         if progressive && !format.hasProgressiveMode {
             warnings.append("--progressive does not apply to \(format.rawValue) output; ignored")
@@ -148,7 +162,16 @@ struct ConvertSettings: Sendable, Hashable {
     /// `image` after the pixel steps, without ICC and EXIF when `--strip` was given.
     func prepared(_ image: Image) throws(ImageProcessingError) -> Image {
         var image = try processing.process(image)
+        if let background { image = image.flattened(over: background) }
         if strips {
+            // Without its profile a wide-gamut image would be shown as sRGB, duller: its pixels go to sRGB
+            // first (an sRGB or untagged image is left as it is). A profile Little CMS cannot use is dropped
+            // as before. With --profile the pixels are already in the space asked for.
+            if colorConversion == nil,
+                let inSRGB = try? image.converted(toColorSpace: .sRGB, options: .init(embedsSRGBProfile: false))
+            {
+                image = inSRGB
+            }
             image.metadata.iccProfile = nil
             image.metadata.exif = nil
         }

@@ -105,6 +105,7 @@ struct FetchCommand: Command {
         .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
         .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),
         .flag("dry-run", help: "Read the list and show the plan; download nothing."),
+        .flag("lenient", help: "Store truncated or damaged images that decode leniently instead of failing them."),
         .flag("no-verify", help: "Store images as they came after reading only their header (no decode)."),
         .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
         .flag("json", help: "Print events as JSON Lines on standard output."),

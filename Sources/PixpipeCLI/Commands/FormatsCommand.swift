@@ -9,7 +9,7 @@ struct FormatsCommand: Command {
         One line per format, in the order sniffing tries them: its name (as --format takes it), then
         'decode' and 'encode' where Pixpipe reads or writes it, 'animation' where it writes animations,
         'lossless' where the encoder has a lossless mode beside its lossy one, 'quality' where --quality
-        applies, 'progressive' where --progressive applies, '16-bit' where --keep-16-bit keeps 16-bit samples,
+        applies, 'progressive' where --progressive applies, '16-bit' where convert keeps 16-bit samples,
         then its file extensions.
         With --json each format gives one JSON object per line, with the keys format, decode, encode,
         animation, lossless, quality, progressive, sixteenBit, extensions and mediaTypes.

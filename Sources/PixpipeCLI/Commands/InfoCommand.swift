@@ -15,7 +15,8 @@ struct InfoCommand: Command {
         Files that cannot be read are reported on standard error (and as records with 'error' and
         'errorKind' under --json) and do not stop the others; the exit status is then 1.
         With --json each file gives one JSON object per line, with the keys path, format, width, height,
-        channels, pixelFormat, bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes; for a
+        channels, pixelFormat (what decoding gives), storedColorModel and storedComponents (what a JPEG
+        stores: gray, ycbcr, rgb, cmyk or ycck, and how many components), bitDepth, alpha, interlaced, orientation (1-8), iccProfileBytes; for a
         profile Little CMS can read, iccDescription, iccColorSpace (rgb, gray, cmyk, lab, other) and
         iccIsSRGB; and gamma, dotsPerInch and cleanAperture (an AVIF 'clap' crop: x, y, width, height in stored pixels,
         cut before the orientation is applied) when the file states them. Width and height are as stored,

@@ -16,12 +16,17 @@ struct ThumbnailCommand: Command {
         named by its bytes or its extension, or an empty file) is reported as skipped with the reason, and
         a file with an image extension whose bytes are no image fails; other files (.txt, .DS_Store) are
         left out quietly. A named file in no decodable format is an error. DIR is created if needed.
-        Size: --size N fits the picture in an N x N box (default 256); --resize WxH a W x H box; --width or
-        --height one side. --fill covers the box and crops it around the centre. Pictures are never enlarged
-        without --upscale. The box is read in upright pixels: the EXIF orientation is applied (after
+        Size: --size N fits the picture in an N x N box (default 256); --resize (or --size) takes a geometry
+        as ImageMagick writes it: 50% (scale), 400x or x300 (one side), 400x300 (fit in the box), 400x300!
+        (exactly, aspect not kept), 400x300^ (cover the box and crop it around the centre, as --fill does),
+        400x300> (only shrink), 400x300< (only enlarge); --width or --height one side, both with --exact an
+        exact size. --fill covers the box and crops it around the centre. Pictures are never enlarged without
+        --upscale, a scale over 100%, an exact size or '<'. The box is read in upright pixels: the EXIF orientation is applied (after
         resizing, and an AVIF 'clap' crop before it) unless --no-orient is given.
         Format: --format \(ImageFormat.writableNames); by default inputs with alpha give PNG, everything
-        else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables). EXIF is kept; --strip drops it.
+        else JPEG (quality \(JPEGEncodeOptions.defaultQuality), 4:2:0, optimized Huffman tables); an opaque --background
+        COLOR flattens alpha and so gives JPEG. EXIF is kept without its GPS location (--keep-location keeps
+        it); --strip drops EXIF and the profile.
         Colour: thumbnails are converted to sRGB through the source's ICC profile (Little CMS) and written
         without a profile, which every viewer shows right; an untagged source is taken as sRGB and left
         as it is. --profile p3|adobergb|gray|FILE converts to that space instead and embeds its profile;
@@ -66,12 +71,14 @@ struct ThumbnailCommand: Command {
                 "quality", short: "q", placeholder: "N",
                 help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
+            .flag("keep-location", help: "Keep the EXIF GPS location (dropped from thumbnails by default)."),
             ColorSettings.keepProfileOption,
         ] + ColorSettings.options + [
             .flag(
                 "animated",
                 help: "Keep every frame of animated inputs, resized, in an animation (default format webp)."),
             .flag("no-orient", help: "Keep the stored pixels: no EXIF orientation, no AVIF crop."),
+            .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
             .value("jobs", short: "j", placeholder: "N", help: "Worker threads (default: the number of cores)."),
             .flag("overwrite", help: "Replace existing outputs (default: skip them unless options changed)."),
             .value(

@@ -27,6 +27,10 @@ struct ThumbnailSettings: BatchSettings {
     let frameLimit: Int?
     /// `--frame N`: the frame or page (from 0) to thumbnail instead of the first; `nil` for the first.
     let frame: Int?
+    /// `--background`: the colour transparency is flattened onto; `nil` keeps alpha where the format holds it.
+    let background: BackgroundColor?
+    /// `--keep-location`: keep the EXIF GPS directory, which thumbnails drop by default.
+    let keepsLocation: Bool
 
     /// The format an animated input gets with `--animated` and no `--format`.
     static let defaultAnimationFormat = ImageFormat.webp
@@ -41,10 +45,13 @@ struct ThumbnailSettings: BatchSettings {
         }
         outputDirectory = out
         let resize = try ResizeSettings(arguments)
+        background = resize.background
+        keepsLocation = arguments.isSet("keep-location")
         var options = resize.thumbnailOptions(fallback: .box(Self.defaultSide))
         options.appliesOrientation = !arguments.isSet("no-orient")
         options.colorConversion = try ColorSettings(arguments).thumbnailConversion(
             keepsProfile: arguments.isSet("keep-profile"))
+        options.strictness = arguments.isSet("lenient") ? .lenient : .strict
         if let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max) {
             options.pixelLimit = maxPixels == 0 ? nil : maxPixels
         }
@@ -85,7 +92,17 @@ struct ThumbnailSettings: BatchSettings {
     func format(for probe: InputProbe) -> Result<ImageFormat, BatchFailure> {
         if let format { return .success(format) }
         if keepsFrames(of: probe) { return .success(Self.defaultAnimationFormat) }
-        return .success(ThumbnailFormatRule.format(hasAlpha: probe.hasAlpha))
+        // An opaque --background leaves no alpha to keep.
+        let keepsAlpha = probe.hasAlpha && (background.map { $0.alpha < 255 } ?? true)
+        return .success(ThumbnailFormatRule.format(hasAlpha: keepsAlpha))
+    }
+
+    /// A resized thumbnail made ready to encode: flattened onto `--background` when one was given, and
+    /// without the EXIF location unless `--keep-location`: thumbnails are made to be shared.
+    @Sendable func finished(_ thumbnail: Image) -> Image {
+        var image = background.map { thumbnail.flattened(over: $0) } ?? thumbnail
+        if !keepsLocation { image.metadata.removeLocation() }
+        return image
     }
 
     /// Whether the input's every frame is thumbnailed: `--animated` and more than one frame.

@@ -51,6 +51,7 @@ struct FetchSettings: Sendable {
         options.maxRedirects = try arguments.integer("max-redirects", in: 0...100) ?? options.maxRedirects
         let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
         if let maxPixels { options.decodeOptions.pixelLimit = maxPixels }
+        if arguments.isSet("lenient") { options.decodeOptions.strictness = .lenient }
         if let maxFrames = try arguments.integer("max-frames", in: 0...Int.max) {
             options.decodeOptions.frameLimit = maxFrames == 0 ? nil : maxFrames
         }

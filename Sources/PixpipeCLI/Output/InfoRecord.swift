@@ -14,6 +14,11 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     let channels: Int
     /// The pixel format a default decode produces, such as `rgba8` or `gray16`.
     let pixelFormat: String
+    /// The colour model the file stores (`cmyk` for a CMYK JPEG), when the header says; `pixelFormat` is
+    /// what decoding gives.
+    let storedColorModel: String?
+    /// The components the file stores per pixel (4 for CMYK), when the header says.
+    let storedComponents: Int?
     /// Bits per sample in the file (1, 2, 4, 8, 12 or 16).
     let bitDepth: Int
     /// Whether the image has an alpha channel.
@@ -61,6 +66,8 @@ struct InfoRecord: Encodable, Sendable, Hashable {
         height = info.height
         channels = info.pixelFormat.channels
         pixelFormat = info.pixelFormat.description
+        storedColorModel = info.storedColorModel?.rawValue
+        storedComponents = info.storedComponents
         bitDepth = info.metadata.sourceBitDepth ?? info.pixelFormat.bitsPerSample
         alpha = info.pixelFormat.layout.hasAlpha
         interlaced = info.metadata.isInterlaced
@@ -89,6 +96,10 @@ struct InfoRecord: Encodable, Sendable, Hashable {
     /// `photo.jpg: jpeg 1800x1200 rgb8, 8-bit, progressive, orientation 6 (rotate 90° clockwise), ICC 3144 bytes`.
     var humanLine: String {
         var parts = ["\(format) \(width)x\(height) \(pixelFormat)", "\(bitDepth)-bit"]
+        // What the file holds, where decoding turns it into something else (CMYK into RGB).
+        if let storedColorModel, ["cmyk", "ycck"].contains(storedColorModel) {
+            parts[0] += " (stored \(storedColorModel), \(storedComponents ?? 4) components)"
+        }
         switch (format, interlaced) {
         case ("jpeg", true): parts.append("progressive")
         case ("jpeg", false): parts.append("baseline")

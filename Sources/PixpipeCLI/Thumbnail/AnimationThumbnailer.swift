@@ -14,6 +14,8 @@ struct AnimationThumbnailer {
     let encoding: ImageEncoding
     /// The most frames an input may declare (`--max-frames`); `nil` for no limit.
     var frameLimit: Int? = DecodeOptions.defaultFrameLimit
+    /// What is done to each resized frame before encoding (`--background`, the location dropped).
+    var finishing: @Sendable (Image) -> Image = { $0 }
 
     /// The encoded animation, its size and the decoder's warnings.
     struct Result {
@@ -34,7 +36,8 @@ struct AnimationThumbnailer {
             frameLimit: frameLimit)
         let reader = try AnimationReader(data: data, options: decodeOptions)
         let thumbnailer = Thumbnailer(options)
-        let (frames, warnings) = try reader.transformedFrames { image in try thumbnailer.thumbnail(of: image) }
+        let (frames, warnings) = try reader.transformedFrames { image in finishing(try thumbnailer.thumbnail(of: image))
+        }
         let data = try encoding.encodeAnimation(frames, loopCount: reader.loopCount)
         return Result(
             data: data, width: frames.first?.image.width ?? 0, height: frames.first?.image.height ?? 0,

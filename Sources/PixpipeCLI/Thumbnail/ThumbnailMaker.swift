@@ -7,17 +7,34 @@ struct ThumbnailMaker: Sendable {
     /// The command's settings.
     let settings: ThumbnailSettings
 
-    /// The encoded thumbnail of `job`'s input.
+    /// The encoded thumbnail of `job`'s input; a strict failure a lenient decode gets past says so.
     func make(_ job: BatchJob) throws -> BatchProduct {
+        do {
+            return try makeStrictly(job)
+        } catch {
+            guard settings.options.strictness == .strict, LenientHint.applies(to: error) else { throw error }
+            // The hint is given only when a lenient thumbnail really succeeds: a second decode, on failures only.
+            var lenient = settings.options
+            lenient.strictness = .lenient
+            let data = job.inputData ?? (try? job.data(byteLimit: lenient.byteLimit))
+            guard let data, (try? Thumbnailer(lenient).thumbnail(data: data)) != nil else { throw error }
+            let failure = BatchFailure(error)
+            throw BatchFailure(message: failure.message + LenientHint.suffix, kind: failure.kind)
+        }
+    }
+
+    /// The encoded thumbnail of `job`'s input, decoded as the options say.
+    private func makeStrictly(_ job: BatchJob) throws -> BatchProduct {
         let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
         if job.keepsFrames {
             let thumbnailer = AnimationThumbnailer(
-                options: settings.options, encoding: try encoder.encoding, frameLimit: settings.frameLimit)
+                options: settings.options, encoding: try encoder.encoding, frameLimit: settings.frameLimit,
+                finishing: settings.finished)
             let animation = try thumbnailer.thumbnail(data: job.data(byteLimit: settings.options.byteLimit))
             return BatchProduct(
                 data: animation.data, width: animation.width, height: animation.height, warnings: animation.warnings)
         }
-        let thumbnail: Image
+        var thumbnail: Image
         if let picked = try pickedFrameThumbnail(job) {
             thumbnail = picked
         } else if let data = job.inputData {
@@ -25,6 +42,7 @@ struct ThumbnailMaker: Sendable {
         } else {
             thumbnail = try Thumbnailer(settings.options).thumbnail(contentsOfFile: job.input)
         }
+        thumbnail = settings.finished(thumbnail)
         let data = try encoder.encode(thumbnail)
         return BatchProduct(
             data: data, width: thumbnail.width, height: thumbnail.height, warnings: thumbnail.metadata.warnings)

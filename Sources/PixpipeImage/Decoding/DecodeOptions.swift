@@ -114,6 +114,27 @@ public struct ImageInfo: Sendable, Hashable {
     /// Each top-level image's size and pixel format, in file order, when the file holds more than one
     /// (a TIFF's pages, which may differ in size); empty otherwise.
     public var pages: [PageInfo]
+    /// The colour model the file stores its samples in, when the format has several and the header says
+    /// (JPEG: gray, ycbcr, rgb, cmyk or ycck); ``pixelFormat`` is what decoding makes of them.
+    public var storedColorModel: StoredColorModel?
+    /// The number of components the file stores per pixel (4 for a CMYK JPEG), when known.
+    public var storedComponents: Int?
+
+    /// A colour model samples are stored in.
+    public enum StoredColorModel: String, Sendable, Hashable, Codable {
+        /// One gray sample.
+        case gray
+        /// Red, green and blue.
+        case rgb
+        /// Luma and two chroma samples.
+        case ycbcr
+        /// Cyan, magenta, yellow and black.
+        case cmyk
+        /// CMYK with the first three as luma and chroma (Adobe's YCCK).
+        case ycck
+        /// None of these.
+        case other
+    }
 
     /// Header facts.
     public init(

@@ -13,7 +13,7 @@ extension ImageProcessors {
         }
 
         /// `thumbnail(SIZE,mode:M,upscale:B,filter:F,linear:B,orient:B,color:C)`, SIZE being `box:WxH`,
-        /// `width:W` or `height:H`, C `keep` or the conversion's ``ColorConversion/identifier``; the limits
+        /// `width:W`, `height:H` or `scale:F`, a `,downscale:false` after B when set, C `keep` or the conversion's ``ColorConversion/identifier``; the limits
         /// and the thread count change no pixel and are left out.
         public var identifier: String {
             let size =
@@ -21,13 +21,18 @@ extension ImageProcessors {
                 case .box(let width, let height): "box:\(width)x\(height)"
                 case .width(let width): "width:\(width)"
                 case .height(let height): "height:\(height)"
+                case .scale(let factor): "scale:\(factor)"
                 }
             let mode =
                 switch options.mode {
                 case .fit: "fit"
                 case .fill: "fill"
+                case .stretch: "stretch"
                 }
-            return "thumbnail(\(size),mode:\(mode),upscale:\(options.allowsUpscaling),filter:\(options.filter.rawValue)"
+            // Only a non-default value is named, so the identifiers of earlier recipes stay as they were.
+            let downscale = options.allowsDownscaling ? "" : ",downscale:false"
+            return
+                "thumbnail(\(size),mode:\(mode),upscale:\(options.allowsUpscaling)\(downscale),filter:\(options.filter.rawValue)"
                 + ",linear:\(options.linearLight),orient:\(options.appliesOrientation)"
                 + ",color:\(options.colorConversion?.identifier ?? "keep"))"
         }

@@ -26,6 +26,12 @@ package struct ThumbnailGeometry: Sendable, Hashable {
         let height = Double(sourceHeight)
         let (boxWidth, boxHeight, cover): (Int, Int, Bool)
         var scale: Double
+        if options.mode == .stretch, case .box(let targetWidth, let targetHeight) = options.size {
+            guard targetWidth > 0, targetHeight > 0, !targetWidth.multipliedReportingOverflow(by: targetHeight).overflow
+            else { throw .invalidSize(options.size) }
+            (resizedWidth, resizedHeight, crop) = (targetWidth, targetHeight, nil)
+            return
+        }
         switch options.size {
         case .box(let targetWidth, let targetHeight):
             (boxWidth, boxHeight, cover) = (targetWidth, targetHeight, options.mode == .fill)
@@ -41,8 +47,13 @@ package struct ThumbnailGeometry: Sendable, Hashable {
             guard target > 0 else { throw .invalidSize(options.size) }
             (boxWidth, boxHeight, cover) = (Int.max, target, false)
             scale = Double(target) / height
+        case .scale(let factor):
+            guard factor > 0, factor.isFinite else { throw .invalidSize(options.size) }
+            (boxWidth, boxHeight, cover) = (Int.max, Int.max, false)
+            scale = factor
         }
         if !options.allowsUpscaling { scale = min(scale, 1) }
+        if !options.allowsDownscaling { scale = max(scale, 1) }
         // A side that the scale was chosen from comes out exact, never one pixel off through rounding.
         let scaledWidth = Self.side(width * scale, exact: scale == Double(boxWidth) / width ? boxWidth : nil)
         let scaledHeight = Self.side(height * scale, exact: scale == Double(boxHeight) / height ? boxHeight : nil)

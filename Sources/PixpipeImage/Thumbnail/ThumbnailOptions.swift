@@ -14,6 +14,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
         case width(Int)
         /// A target height; the width follows the aspect ratio.
         case height(Int)
+        /// Both sides multiplied by a factor (0.5 halves them); the aspect ratio is kept.
+        case scale(Double)
 
         /// A square box `side` x `side`.
         public static func box(_ side: Int) -> Size { .box(width: side, height: side) }
@@ -25,6 +27,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
         case fit
         /// The box covered, then cut to the box around the centre: the output is exactly the box.
         case fill
+        /// Exactly the box, the aspect ratio not kept; the picture is enlarged when the box is larger,
+        /// whatever ``ThumbnailOptions/allowsUpscaling`` says, since the exact size is the point.
+        case stretch
     }
 
     /// The target size. Default: a 256 x 256 box.
@@ -34,6 +39,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// Whether a picture smaller than the target is enlarged. Off by default: small pictures stay as they are
     /// (with `.fill`, the output is then the box cut to the picture's size).
     public var allowsUpscaling: Bool
+    /// Whether a picture larger than the target is reduced. On by default; off leaves larger pictures as
+    /// they are and only enlarges smaller ones (ImageMagick's `WxH<`), with ``allowsUpscaling``.
+    public var allowsDownscaling: Bool = true
     /// The resampling filter of the final resize. Default Lanczos-3.
     public var filter: ResizeFilter
     /// Resample in linear light (see ``ResizeOptions/linearLight``). Off by default.

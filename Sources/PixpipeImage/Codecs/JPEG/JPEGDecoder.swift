@@ -1,3 +1,5 @@
+import CPixpipeImage
+
 /// Decodes JPEG through the system libjpeg-turbo.
 ///
 /// Output is `.gray8` for one-channel files and `.rgb8` for every other (YCbCr, RGB, CMYK, YCCK; CMYK
@@ -76,9 +78,20 @@ enum JPEGDecoder {
         try checkPrecision(reader)
         var metadata = reader.metadata()
         metadata.warnings = reader.warnings
-        return ImageInfo(
+        var info = ImageInfo(
             format: .jpeg, width: Int(reader.header.width), height: Int(reader.header.height),
             pixelFormat: reader.outputPixelFormat, metadata: metadata)
+        info.storedComponents = Int(reader.header.components)
+        info.storedColorModel =
+            switch reader.header.color_space {
+            case Int32(PXP_JPEG_SPACE_GRAY): .gray
+            case Int32(PXP_JPEG_SPACE_RGB): .rgb
+            case Int32(PXP_JPEG_SPACE_YCBCR): .ycbcr
+            case Int32(PXP_JPEG_SPACE_CMYK): .cmyk
+            case Int32(PXP_JPEG_SPACE_YCCK): .ycck
+            default: .other
+            }
+        return info
     }
 
     /// Reads to the end of the image once every row is decoded, then applies the strictness to every warning.

@@ -2,7 +2,7 @@ import Foundation
 import Pixpipe
 import Testing
 
-/// `--lenient` on `convert` and `thumbnail`, and the hint a strict failure gives when lenient decoding would
+/// `--lenient` on `convert` (one file and a batch) and `thumbnail`, and the hint a strict failure gives when lenient decoding would
 /// have worked, on truncated files made here.
 @Suite("pixpipe --lenient", .enabled(if: PixpipeExecutable.built != nil, "the pixpipe executable is not built"))
 struct LenientCommandTests {
@@ -49,5 +49,22 @@ struct LenientCommandTests {
         let lenient = try tool.run(["thumbnail", input, "--out", out.url.path, "--size", "32", "--lenient"])
         #expect(lenient.status == 0, "\(lenient.errors)")
         #expect(try out.fileNames().contains("cut.jpg"))
+    }
+
+    @Test("convert into a folder names --lenient for a truncated input and converts it with the option")
+    func batchConvertTakesLenient() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write(try Self.truncated(.jpeg), to: "cut.jpg")
+        let input = folder.path("cut.jpg")
+        let out = try TemporaryDirectory()
+        let strict = try tool.run(["convert", input, out.url.path + "/", "--format", "png"])
+        #expect(strict.status == 1)
+        #expect(strict.errors.contains("--lenient"), "\(strict.errors)")
+        // The records file claims the name; no image is written.
+        let names = try out.fileNames().filter { !$0.hasPrefix(".") }
+        #expect(names.isEmpty, "\(names)")
+        let lenient = try tool.run(["convert", input, out.url.path + "/", "--format", "png", "--lenient"])
+        #expect(lenient.status == 0, "\(lenient.errors)")
+        #expect(try out.fileNames().contains("cut.png"))
     }
 }

@@ -190,7 +190,15 @@ struct ConvertCommand: Command {
         ) { job in
             let conversion = settings.settings(for: job.format)
             let data = try job.data(byteLimit: conversion.decodeOptions.byteLimit)
-            let output = try Conversion(settings: conversion, inputName: job.input, console: console).output(for: data)
+            let output: Data
+            do {
+                output = try Conversion(settings: conversion, inputName: job.input, console: console).output(for: data)
+            } catch {
+                let hint = lenientHint(for: error, input: data, settings: conversion)
+                guard !hint.isEmpty else { throw error }
+                let failure = BatchFailure(error)
+                throw BatchFailure(message: failure.message + hint, kind: failure.kind)
+            }
             // The size written, from the output's own header (cheap: the bytes are in memory).
             let info = try? Image.info(data: output, options: DecodeOptions(pixelLimit: nil))
             return BatchProduct(data: output, width: info?.width ?? 0, height: info?.height ?? 0, warnings: [])

@@ -48,7 +48,8 @@ struct NothingSkippedSilentlyTests {
 
     static let expected = [
         "a.png": "done", "b.jpg": "done", "scan.bmp": "skipped:BMP image: not supported",
-        "layers.psd": "skipped:Photoshop image: not supported", "IMG_0001.CR3": "skipped:Canon raw image: not supported",
+        "layers.psd": "skipped:Photoshop image: not supported",
+        "IMG_0001.CR3": "skipped:Canon raw image: not supported",
         "empty.jpg": "skipped:empty file, not an image", "fake.jpg": "failed:not-an-image",
     ]
 

@@ -1,9 +1,10 @@
 import Foundation
 
-// Three families of initializers pick the conversion from what `Value` is. A type that is both
+// Two families of initializers pick the conversion from what `Value` is. A type that is both
 // `ResponseConvertible` and `Decodable` (`String`, `Data`, ``JSON``, a ``DecodableResponse`` model or an
-// array of them) matches the third, the most specialised, so it keeps its own conversion; only a key path
-// given to the request switches it to JSON decoding at that path.
+// array of them) matches both; the `Decodable` family's initializers without a key path are disfavoured,
+// so such a type keeps its own conversion, and only a key path given to the request switches it to JSON
+// decoding at that path.
 
 extension Request where Value: ResponseConvertible {
     /// A request for an absolute URL.
@@ -46,47 +47,6 @@ extension Request where Value: ResponseConvertible {
     }
 }
 
-extension Request where Value: ResponseConvertible & Decodable {
-    /// A request for an absolute URL; the value converts as its ``ResponseConvertible`` conformance says.
-    ///
-    /// ```swift
-    /// let comic = try await client.send(Request<Comic>(url: comicURL))   // Comic: DecodableResponse
-    /// ```
-    public init(
-        url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
-    ) {
-        self.init(target: .url(url), method: method, headers: headers, query: query, body: body)
-    }
-
-    /// A request for `path` against the client's base URL; the value converts as its
-    /// ``ResponseConvertible`` conformance says.
-    ///
-    /// ```swift
-    /// let comics = try await client.send(Request<[Comic]>(path: "comics.json"))   // Comic.listKeyPath
-    /// ```
-    public init(
-        path: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
-    ) {
-        self.init(target: .path(path), method: method, headers: headers, query: query, body: body)
-    }
-
-    /// A request for a target; the value converts as its ``ResponseConvertible`` conformance says.
-    ///
-    /// ```swift
-    /// let text = try await client.send(Request<String>(target: .path("readme.txt")))
-    /// ```
-    public init(
-        target: RequestTarget, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
-        body: RequestBody? = nil
-    ) {
-        self.init(
-            target: target, method: method, headers: headers, query: query, body: body,
-            acceptableContentTypes: Value.defaultAcceptableContentTypes, conversion: .convertible)
-    }
-}
-
 extension Request where Value: Decodable {
     /// A request for an absolute URL whose JSON body decodes to any `Decodable` model (or `[Model]`), at the
     /// body's root.
@@ -95,6 +55,7 @@ extension Request where Value: Decodable {
     /// struct Item: Decodable { var name: String }
     /// let items = try await client.send(Request<[Item]>(url: itemsURL))
     /// ```
+    @_disfavoredOverload
     public init(
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
         body: RequestBody? = nil
@@ -108,6 +69,7 @@ extension Request where Value: Decodable {
     /// ```swift
     /// let me = try await client.send(Request<User>(path: "me"))
     /// ```
+    @_disfavoredOverload
     public init(
         path: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
         body: RequestBody? = nil
@@ -121,6 +83,7 @@ extension Request where Value: Decodable {
     /// ```swift
     /// let me = try await client.send(Request<User>(target: .path("me")))
     /// ```
+    @_disfavoredOverload
     public init(
         target: RequestTarget, method: HTTPMethod = .get, headers: HTTPHeaders = [:], query: [URLQueryItem] = [],
         body: RequestBody? = nil

@@ -28,6 +28,24 @@ struct JXLCommandTests {
         return try ImageEncoding.jxl(JXLEncodeOptions(lossless: true, effort: 1)).encodeAnimation(frames, loopCount: 2)
     }
 
+    @Test("--effort N writes what the library writes at effort N; it is checked and ignored with a note elsewhere")
+    func effort() throws {
+        let directory = try TemporaryDirectory()
+        let image = TestImages.gradient(width: 64, height: 48, layout: .rgb)
+        let input = try directory.write(TestImages.png(image), to: "in.png")
+        for effort in [1, 9] {
+            let output = directory.path("e\(effort).jxl")
+            let run = try pixpipe.run(["convert", input, output, "--effort", String(effort)])
+            #expect(run.status == 0, "\(run.errors)")
+            let library = try Image(contentsOfFile: input).encoded(
+                as: .jxl(JXLEncodeOptions(effort: effort)))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == library, "effort \(effort)")
+        }
+        #expect(try pixpipe.run(["convert", input, directory.path("bad.jxl"), "--effort", "10"]).status == 2)
+        let png = try pixpipe.run(["convert", input, directory.path("out.png"), "--effort", "3"])
+        #expect(png.status == 0 && png.errors.contains("--effort only applies to jxl output"), "\(png.errors)")
+    }
+
     @Test("PNG to JPEG XL by extension, info (human and --json) reads it, JPEG XL back to PNG")
     func roundTrip() throws {
         let directory = try TemporaryDirectory()

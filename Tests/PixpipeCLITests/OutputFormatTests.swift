@@ -42,7 +42,7 @@ struct OutputFormatTests {
         let defaults = try ConvertSettings(parser.parse(["a", "b.jpg"]), input: "a", output: "b.jpg")
         #expect(defaults.decodeOptions.pixelLimit == 100_000_000)
         #expect(defaults.decodeOptions.strictness == .strict)
-        #expect(defaults.quality == 85)
+        #expect(defaults.quality == nil)  // each format's own default
         #expect(defaults.appliesOrientation)
         let arguments = ["--max-pixels", "0", "--lenient", "--keep-16-bit", "--no-orient", "-q", "70", "a", "b.jpg"]
         let custom = try ConvertSettings(parser.parse(arguments), input: "a", output: "b.jpg")

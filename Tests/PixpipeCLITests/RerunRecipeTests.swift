@@ -89,4 +89,21 @@ struct RerunRecipeTests {
         #expect(try tool.run(base + ["--overwrite"]).errors.contains("3 thumbnails, 0 failed"))
         #expect(try WholeFile.data(at: records) == before)
     }
+
+    @Test("A new --background or --keep-location redoes thumbnails; a new --background redoes conversions")
+    func backgroundAndLocationRedo() throws {
+        let input = try Self.photos()
+        let output = try TemporaryDirectory()
+        let base = ["thumbnail", input.url.path, "--out", output.url.path, "--size", "64"]
+        #expect(try tool.run(base).status == 0)
+        #expect(try tool.run(base + ["--background", "red"]).errors.contains("3 redone (options changed)"))
+        #expect(try tool.run(base + ["--background", "red"]).errors.contains("3 skipped"))
+        #expect(try tool.run(base + ["--background", "blue"]).errors.contains("3 redone (options changed)"))
+        #expect(try tool.run(base + ["--keep-location"]).errors.contains("3 redone (options changed)"))
+
+        let converted = try TemporaryDirectory()
+        let convert = ["convert", input.url.path, converted.url.path, "--format", "png"]
+        #expect(try tool.run(convert).status == 0)
+        #expect(try tool.run(convert + ["--background", "#ff000080"]).errors.contains("3 redone (options changed)"))
+    }
 }

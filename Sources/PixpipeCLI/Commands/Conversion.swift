@@ -15,7 +15,10 @@ struct Conversion {
     /// `data` converted as the settings say.
     func output(for data: Data) throws -> Data {
         let pixelLimit = settings.decodeOptions.pixelLimit
-        if settings.recompressesJPEG { return try JPEGXL.recompressing(jpeg: data, pixelLimit: pixelLimit) }
+        if settings.recompressesJPEG {
+            return try JPEGXL.recompressing(
+                jpeg: data, effort: settings.effort ?? JXLEncodeOptions.defaultEffort, pixelLimit: pixelLimit)
+        }
         if settings.format == .jpeg, settings.asksNoProcessing, ImageFormat.sniff(data) == .jxl,
             JPEGXL.hasReconstructionData(data)
         {

@@ -51,7 +51,8 @@ struct ConvertCommand: Command {
         JPEG XL: --lossless-jpeg (a JPEG input, a .jxl output) stores the JPEG's DCT coefficients with the
         data that rebuilds the file, in a smaller file with no pixel changed; converting such a .jxl to .jpg
         with no other option then writes back the identical JPEG bytes (any other option decodes and
-        re-encodes).
+        re-encodes). --effort N (1 fastest to 9 smallest, default \(JXLEncodeOptions.defaultEffort)) trades encoding
+        time for size, for --lossless-jpeg too.
 
         Examples:
           pixpipe convert photo.png photo.jpg --quality 90
@@ -72,7 +73,10 @@ struct ConvertCommand: Command {
             .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
             .value(
                 "quality", short: "q", placeholder: "N",
-                help: "Quality of lossy formats, 1 to 100 (JPEG default \(JPEGEncodeOptions.defaultQuality))."),
+                help:
+                    "Quality of lossy formats, 1 to 100 (default: JPEG and WebP \(JPEGEncodeOptions.defaultQuality), "
+                    + "AVIF \(AVIFEncodeOptions.defaultQuality), HEIC \(HEIFEncodeOptions.defaultQuality), "
+                    + "JPEG XL \(JXLEncodeOptions.defaultQuality))."),
             .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
             .value(
                 "depth", placeholder: "8|16",
@@ -88,6 +92,11 @@ struct ConvertCommand: Command {
             .flag(
                 "lossless-jpeg",
                 help: "JPEG input to .jxl: keep the JPEG's coefficients, so converting back gives the same file."),
+            .value(
+                "effort", placeholder: "N",
+                help:
+                    "JPEG XL encoder effort: 1 (fastest) to 9 (slowest, smallest); default \(JXLEncodeOptions.defaultEffort)."
+            ),
             .value("frame", placeholder: "N", help: "Write frame or page N (from 0) of a multi-frame input alone."),
             .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
             .value(

@@ -4,8 +4,8 @@ import Pixpipe
 struct ConvertSettings: Sendable, Hashable {
     /// The format to write (set per input in a batch: see ``ConvertBatchSettings``).
     var format: ImageFormat
-    /// Quality 1 to 100 for lossy formats.
-    let quality: Int
+    /// Quality 1 to 100 for lossy formats; `nil` for each format's own default.
+    let quality: Int?
     /// Progressive JPEG or interlaced PNG.
     let progressive: Bool
     /// Apply the clean aperture and the EXIF orientation to the pixels (the default).
@@ -31,6 +31,8 @@ struct ConvertSettings: Sendable, Hashable {
     /// Whether only the format changes: no resize, colour conversion, frame, strip, quality, progressive or
     /// lossless option. A JPEG XL file with JPEG reconstruction data then gives back its JPEG as it was.
     let asksNoProcessing: Bool
+    /// `--effort`: JPEG XL's encoder effort, 1 to 9; `nil` for libjxl's default.
+    let effort: Int?
     /// `--keep-16-bit`.
     let keeps16Bit: Bool
     /// Options given that do nothing for this output format, explained for stderr.
@@ -77,12 +79,13 @@ struct ConvertSettings: Sendable, Hashable {
     init(_ arguments: ParsedArguments, format: ImageFormat) throws(UsageError) {
         self.format = format
         let givenQuality = try arguments.integer("quality", in: 1...100)
-        quality = givenQuality ?? JPEGEncodeOptions.defaultQuality
+        quality = givenQuality
         keeps16Bit = arguments.isSet("keep-16-bit")
         progressive = arguments.isSet("progressive")
         appliesOrientation = !arguments.isSet("no-orient")
         strips = arguments.isSet("strip")
         lossless = arguments.isSet("lossless")
+        effort = try arguments.integer("effort", in: 1...9)
         frame = try arguments.integer("frame", in: 0...Int.max)
         // 16-bit samples are kept by default where the output stores them (`--keep-16-bit`, once needed for
         // that, is still accepted and changes nothing); `--depth 8` asks for 8-bit samples.
@@ -118,6 +121,7 @@ struct ConvertSettings: Sendable, Hashable {
             resize == nil && colorConversion == nil && background == nil && !arguments.isSet("frame")
             && !arguments.isSet("strip")
             && givenQuality == nil && !arguments.isSet("progressive") && !arguments.isSet("lossless") && depth == nil
+            && effort == nil
 
         var warnings: [String] = []
         if givenQuality != nil && !format.usesQuality {
@@ -128,6 +132,9 @@ struct ConvertSettings: Sendable, Hashable {
             warnings.append(
                 "--depth 16 only applies to \(ImageFormat.sixteenBitNames) output; \(format.rawValue) gets 8-bit samples"
             )
+        }
+        if effort != nil && format != .jxl {
+            warnings.append("--effort only applies to jxl output; ignored for \(format.rawValue)")
         }
         if progressive && !format.hasProgressiveMode {
             warnings.append("--progressive does not apply to \(format.rawValue) output; ignored")
@@ -140,18 +147,22 @@ struct ConvertSettings: Sendable, Hashable {
     }
 
     /// What decides the output's bytes besides the input: the processing's identifier, the format and its
-    /// encoding options, the frame and the depth.
+    /// encoding options, the frame, the depth and the background.
     var recipe: String {
-        "\(processing.identifier) format:\(format.rawValue) quality:\(quality) progressive:\(progressive)"
+        "\(processing.identifier) format:\(format.rawValue) quality:\(quality.map(String.init) ?? "default") progressive:\(progressive)"
             + " lossless:\(lossless) lossless-jpeg:\(recompressesJPEG) strip:\(strips)"
             + " frame:\(frame.map(String.init) ?? "all") 16-bit:\(keeps16Bit)"
+            // Options at their defaults add nothing, so outputs made before they existed are not redone.
+            + (background.map { " background:\(BackgroundRecipe.text($0))" } ?? "")
+            + (effort.map { " effort:\($0)" } ?? "")
     }
 
     /// The encoding these settings give for ``format``.
     var encoding: ImageEncoding {
         get throws(ImageEncodingError) {
             let standard = StandardEncodeSettings(
-                quality: quality, progressive: progressive, keepsMetadata: !strips, lossless: lossless)
+                quality: quality, progressive: progressive, keepsMetadata: !strips, lossless: lossless,
+                effort: effort)
             guard let encoding = ImageEncoding.standard(for: format, standard) else {
                 throw .unsupportedFormat(format)
             }

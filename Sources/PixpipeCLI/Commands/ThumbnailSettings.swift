@@ -9,8 +9,8 @@ struct ThumbnailSettings: BatchSettings {
     let options: ThumbnailOptions
     /// The format to write; `nil` picks per input (PNG for inputs with alpha, else JPEG).
     let format: ImageFormat?
-    /// JPEG quality.
-    let quality: Int
+    /// Quality 1 to 100 for lossy formats; `nil` for each format's own default.
+    let quality: Int?
     /// Drop ICC and EXIF.
     let strips: Bool
     /// Worker threads.
@@ -72,7 +72,7 @@ struct ThumbnailSettings: BatchSettings {
         format = try arguments.parsed("format", expected: ImageFormat.writableNames) { name -> ImageFormat? in
             ImageFormat(name: name).flatMap { $0.canEncode ? $0 : nil }
         }
-        quality = try arguments.integer("quality", in: 1...100) ?? JPEGEncodeOptions.defaultQuality
+        quality = try arguments.integer("quality", in: 1...100)
         strips = arguments.isSet("strip")
         overwrites = arguments.isSet("overwrite")
         nameTemplate =
@@ -125,10 +125,14 @@ struct ThumbnailSettings: BatchSettings {
         return (geometry.outputWidth, geometry.outputHeight)
     }
 
-    /// `thumbnail(...)` of the geometry and colour, then the format, quality, `strip`, and the frame kept.
+    /// `thumbnail(...)` of the geometry and colour, then the format, quality, `strip`, the frame kept, and
+    /// `--background` and `--keep-location` when given.
     func recipe(format: ImageFormat, keepsFrames: Bool) -> String {
         let frames = keepsFrames ? "all" : frame.map(String.init) ?? "first"
+        // Options at their defaults add nothing, so outputs made before they existed are not redone.
         return ImageProcessors.Thumbnail(options).identifier
-            + " format:\(format.rawValue) quality:\(quality) strip:\(strips) frames:\(frames)"
+            + " format:\(format.rawValue) quality:\(quality.map(String.init) ?? "default") strip:\(strips) frames:\(frames)"
+            + (background.map { " background:\(BackgroundRecipe.text($0))" } ?? "")
+            + (keepsLocation ? " keep-location" : "")
     }
 }

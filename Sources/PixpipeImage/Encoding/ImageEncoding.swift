@@ -58,12 +58,19 @@ public struct StandardEncodeSettings: Sendable, Hashable {
     /// Encode every sample exactly, where the format has a lossless mode beside its lossy one (WebP's VP8L,
     /// AVIF at quality 100); ignored elsewhere. ``quality`` then means effort where the codec says so.
     public var lossless: Bool
+    /// Encoder effort, 1 (fastest) to 9 (slowest, smallest), where the format trades time for size
+    /// (JPEG XL's effort); `nil` for the codec's default. Ignored elsewhere.
+    public var effort: Int?
 
     /// Settings; every argument has the documented default.
-    public init(quality: Int? = nil, progressive: Bool = false, keepsMetadata: Bool = true, lossless: Bool = false) {
+    public init(
+        quality: Int? = nil, progressive: Bool = false, keepsMetadata: Bool = true, lossless: Bool = false,
+        effort: Int? = nil
+    ) {
         self.quality = quality
         self.progressive = progressive
         self.keepsMetadata = keepsMetadata
         self.lossless = lossless
+        self.effort = effort
     }
 }

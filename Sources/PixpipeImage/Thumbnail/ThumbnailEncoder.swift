@@ -9,19 +9,21 @@ import Foundation
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// The format written.
     public var format: ImageFormat
-    /// Quality 1...100 for lossy formats; ignored by lossless ones.
-    public var quality: Int
+    /// Quality 1...100 for lossy formats, `nil` for each format's default (JPEG and WebP 85, AVIF 60, HEIC
+    /// 75, JPEG XL 90); ignored by lossless formats.
+    public var quality: Int?
     /// Drop the ICC profile and the EXIF block (kept by default).
     public var strips: Bool
 
     /// An encoder; every argument has the documented default.
-    public init(format: ImageFormat = .jpeg, quality: Int = JPEGEncodeOptions.defaultQuality, strips: Bool = false) {
+    public init(format: ImageFormat = .jpeg, quality: Int? = nil, strips: Bool = false) {
         self.format = format
         self.quality = quality
         self.strips = strips
     }
 
-    /// The encoding settings this encoder uses: the format's standard encoding at ``quality``.
+    /// The encoding settings this encoder uses: the format's standard encoding at ``quality``, or at the
+    /// format's own default quality.
     public var encoding: ImageEncoding {
         get throws(ImageEncodingError) {
             guard

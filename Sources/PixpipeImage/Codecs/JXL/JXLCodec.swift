@@ -99,7 +99,7 @@ struct JXLCodec: ImageCodec {
         .jxl(
             JXLEncodeOptions(
                 quality: settings.quality ?? JXLEncodeOptions.defaultQuality, lossless: settings.lossless,
-                includesICCProfile: settings.keepsMetadata))
+                effort: settings.effort ?? JXLEncodeOptions.defaultEffort, includesICCProfile: settings.keepsMetadata))
     }
 }
 

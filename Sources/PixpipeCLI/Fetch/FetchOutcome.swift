@@ -12,6 +12,9 @@ struct FetchOutcome: Sendable {
     var refreshes = false
     /// Whether items found gone had their files deleted (`--prune`), which makes `gone` a success.
     var prunesGone = false
+    /// Whether images were decoded strictly (no `--lenient`): damaged ones then fail, and the summary says
+    /// what would store them.
+    var decodesStrictly = true
 
     /// Lines in error.
     var invalidLines: Int { invalidByKind.values.reduce(0, +) }
@@ -55,6 +58,12 @@ struct FetchOutcome: Sendable {
         let kinds = failuresByKind.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         if !kinds.isEmpty {
             lines.append("failures: " + kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        let damaged = ["truncated-image", "corrupt-image"].reduce(0) { $0 + (failuresByKind[$1] ?? 0) }
+        if decodesStrictly && damaged > 0 {
+            lines.append(
+                "\(damaged) damaged image\(damaged == 1 ? "" : "s") failed: --lenient stores an image whose "
+                    + "damaged part decodes as filled")
         }
         switch summary.stopReason {
         case .none: break

@@ -124,7 +124,8 @@ struct FetchRunner: Sendable {
         if undescribed > 0 { console.warning("\(manifestPath): \(undescribed) more lines ignored") }
         let outcome = FetchOutcome(
             summary: summary, invalidByKind: invalidByKind, elapsed: (ContinuousClock.now - start).secondsValue,
-            refreshes: settings.options.refreshesStored, prunesGone: settings.options.prunesGone)
+            refreshes: settings.options.refreshesStored, prunesGone: settings.options.prunesGone,
+            decodesStrictly: settings.options.decodeOptions.strictness == .strict)
         // Through `error`, which escapes: a stop reason can name a path or hold a server's words.
         for line in outcome.humanLines { console.error(line, context: "fetch") }
         console.error("manifest: \(manifestPath)", context: "fetch")

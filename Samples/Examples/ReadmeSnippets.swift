@@ -11,7 +11,9 @@ func imageSnippet(path: String) throws -> Data {
     print(image.width, image.height, image.pixelFormat, image.metadata.orientation)
     let upright = image.applyingOrientation()  // the EXIF orientation, applied exactly
     let small = try upright.resized(width: upright.width / 4, height: upright.height / 4)  // Lanczos-3
-    return try small.encoded(as: .jpeg(quality: 85))
+    let jpeg = try small.encoded(as: .jpeg(quality: 85))
+    _ = try Image(contentsOfFile: path).flattened(over: .white)  // alpha composited away
+    return jpeg
 }
 
 /// README: "Limits and strictness".

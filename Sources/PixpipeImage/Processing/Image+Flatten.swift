@@ -1,7 +1,7 @@
 /// A colour to flatten transparency onto: 8-bit sRGB samples and an alpha (255 opaque).
 ///
 /// ```swift
-/// let flat = image.flattened(over: BackgroundColor(red: 255, green: 255, blue: 255))
+/// let flat = image.flattened(over: .white)
 /// ```
 public struct BackgroundColor: Sendable, Hashable {
     /// Red, 0 to 255.
@@ -20,6 +20,11 @@ public struct BackgroundColor: Sendable, Hashable {
         self.blue = blue
         self.alpha = alpha
     }
+
+    /// Opaque white, what JPEG output composites over when no colour is given.
+    public static let white = BackgroundColor(red: 255, green: 255, blue: 255)
+    /// Opaque black.
+    public static let black = BackgroundColor(red: 0, green: 0, blue: 0)
 
     /// Whether red, green and blue are equal, so a gray image stays gray over it.
     public var isGray: Bool { red == green && green == blue }

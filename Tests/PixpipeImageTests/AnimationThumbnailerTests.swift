@@ -4,16 +4,8 @@ import Testing
 
 /// Animated thumbnails through the library: every frame resized alike, timing and loop count kept.
 struct AnimationThumbnailerTests {
-    /// A 24x16 lossless WebP of three frames (80, 120 and 40 ms), looping twice.
-    static func threeFrames() throws -> Data {
-        let frames = [(255, 80), (128, 120), (0, 40)].enumerated().map { index, frame in
-            AnimationFrame(
-                index: index,
-                image: SyntheticImages.constant(width: 24, height: 16, format: .rgba8, value: frame.0, alpha: 255),
-                duration: .milliseconds(frame.1))
-        }
-        return try ImageEncoding.webpLossless.encodeAnimation(frames, loopCount: 2)
-    }
+    /// A 24x16 lossless WebP of three frames (80, 120 and 40 ms, bright to black), looping twice.
+    static func threeFrames() throws -> Data { try WebPCodecTests.animation() }
 
     @Test func everyFrameIsThumbnailedWithItsDurationAndTheLoopCount() throws {
         let thumbnailer = AnimationThumbnailer(options: ThumbnailOptions(size: .box(12)), encoding: .webpLossless)

@@ -215,7 +215,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",
-            dependencies: ["PixpipeHTTP", "Pixpipe", "PixpipeTestSupport", "PixpipeLocking", "CLibCurl"]
+            dependencies: ["PixpipeHTTP", "PixpipeTestSupport", "PixpipeLocking", "CLibCurl"]
         ),
         .testTarget(
             name: "PixpipeCLITests",
@@ -228,6 +228,8 @@ let package = Package(
         .testTarget(
             name: "PixpipeDownloadTests", dependencies: ["Pixpipe", "PixpipeTestSupport", "PixpipeLocking"]),
         .testTarget(name: "PixpipeURLListTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
+        // The joining module's own files: `Request<Image>` and `HTTPClient.image(for:)` over a real socket.
+        .testTarget(name: "PixpipeTests", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
         .testTarget(
             name: "PixpipePipelineTests",
             dependencies: ["Pixpipe", "PixpipeHTTP", "PixpipeTestSupport", "PixpipeLocking", "PixpipeCacheWorker"]),

@@ -1,5 +1,5 @@
 import Foundation
-import Pixpipe
+import PixpipeHTTP
 import PixpipeTestSupport
 import Testing
 
@@ -115,18 +115,6 @@ extension SocketTests {
                 return
             }
             #expect(url == server.url("/json"))
-        }
-
-        @Test func imageConversionOfNonImageBytesFailsWithTheDecodingError() async throws {
-            server.route("/photo.png", .respond(headers: ["Content-Type": "image/png"], body: Array("not a png".utf8)))
-            let error = await #expect(throws: FetchError.self) {
-                try await client.send(Request<Image>(path: "/photo.png"))
-            }
-            guard case .conversionFailed(.underlying(let underlying), _) = error else {
-                Issue.record("expected conversionFailed, got \(String(describing: error))")
-                return
-            }
-            #expect(underlying as? ImageDecodingError == .unsupportedFormat(recognized: .text))
         }
 
         @Test func statusOutsideTheAcceptedSetFailsBeforeConversion() async throws {

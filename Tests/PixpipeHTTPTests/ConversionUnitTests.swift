@@ -79,3 +79,26 @@ struct ConversionUnitTests {
         #expect(RedirectPolicy(allowsInsecureRedirects: true).check(redirectNumber: 1, from: https, to: http) == nil)
     }
 }
+
+/// Descriptions of conversion failures stay one escaped line whatever the parser or converter said.
+@Suite("Conversion error descriptions")
+struct ConversionErrorDescriptionTests {
+    @Test func descriptionsAreOneEscapedLine() {
+        let errors: [ConversionError] = [
+            .invalidJSON(reason: "line 1\nline 2"), .decodingFailed(type: "Item", keyPath: nil, reason: "a\r\nb"),
+            .underlying(LibraryMessage(text: "bad\nchunk\u{1B}[2J")),
+            .htmlPage(title: nil, excerpt: String(repeating: "<p>x</p> ", count: 30)),
+        ]
+        for error in errors {
+            #expect(!error.description.contains { $0.isNewline } && !error.description.contains("\u{1B}"), "\(error)")
+        }
+        #expect(errors[0].description == "body is not valid JSON: line 1\\x0aline 2")
+        #expect(errors[3].description.count < 200)
+    }
+}
+
+/// An underlying error whose description is a library's raw message, control characters included.
+private struct LibraryMessage: Error, CustomStringConvertible {
+    let text: String
+    var description: String { text }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import Pixpipe
+import PixpipeHTTP
 import PixpipeTestSupport
 import Testing
 

@@ -111,7 +111,7 @@ struct ImageProcessingTests {
     @Test("Errors keep the failing stage")
     func errorsKeepTheStage() {
         let image = SyntheticImages.smooth(width: 8, height: 8, format: .rgb8)
-        #expect(throws: ImageProcessingError.processing(.invalidSize(width: 0, height: 8))) {
+        #expect(throws: ImageProcessingError.geometry(.invalidSize(width: 0, height: 8))) {
             try ImageProcessors.Resize(width: 0, height: 8).process(image)
         }
         #expect(throws: ImageProcessingError.decoding(.unsupportedFormat())) {

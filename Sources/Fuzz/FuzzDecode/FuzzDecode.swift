@@ -7,7 +7,7 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     FuzzDecodeTarget.testOneInput(start, count)
 }
 
-/// Sniffs, reads the header of, and decodes any bytes as PNG or JPEG.
+/// Sniffs, reads the header of, and decodes any bytes as whichever format of the codec table they look like.
 ///
 /// Every input must end in an image or an ``ImageDecodingError``.
 #if !PIXPIPE_FUZZING

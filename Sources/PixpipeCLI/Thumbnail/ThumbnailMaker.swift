@@ -28,9 +28,9 @@ struct ThumbnailMaker: Sendable {
         let encoder = ThumbnailEncoder(format: job.format, quality: settings.quality, strips: settings.strips)
         if job.keepsFrames {
             let thumbnailer = AnimationThumbnailer(
-                options: settings.options, encoding: try encoder.encoding, frameLimit: settings.frameLimit,
-                finishing: settings.finished)
-            let animation = try thumbnailer.thumbnail(data: job.data(byteLimit: settings.options.byteLimit))
+                options: settings.options, encoding: try encoder.encoding, frameLimit: settings.frameLimit)
+            let animation = try thumbnailer.thumbnail(
+                data: job.data(byteLimit: settings.options.byteLimit), finishing: settings.finished)
             return BatchProduct(
                 data: animation.data, width: animation.width, height: animation.height, warnings: animation.warnings)
         }

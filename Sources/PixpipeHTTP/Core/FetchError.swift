@@ -1,3 +1,4 @@
+internal import CLibCurl
 import Foundation
 import PixpipeLocking
 
@@ -127,4 +128,70 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot convert the body" + (url.map { " of \($0.absoluteString)" } ?? "") + ": \(error)"
         }
     }
+
+    /// A stable short name of the case, for manifests, JSON output and summaries: `invalid-url`,
+    /// `unsupported-scheme`, `request`, `transport`, `timeout`, `cancelled`, `http-status`, `content-type`,
+    /// `body-too-large`, `too-many-redirects`, `insecure-redirect` or `conversion`.
+    public var shortName: String {
+        switch self {
+        case .invalidURL: "invalid-url"
+        case .unsupportedScheme: "unsupported-scheme"
+        case .invalidRequestBody: "request"
+        case .transport: "transport"
+        case .timedOut: "timeout"
+        case .cancelled: "cancelled"
+        case .httpStatus: "http-status"
+        case .unacceptableContentType: "content-type"
+        case .bodyTooLarge: "body-too-large"
+        case .tooManyRedirects: "too-many-redirects"
+        case .insecureRedirect: "insecure-redirect"
+        case .conversionFailed: "conversion"
+        }
+    }
+}
+
+extension FetchError {
+    /// Whether the failure means the origin could not be reached, the "disconnected" case in which RFC 9111
+    /// 4.2.4 lets a cache serve a stale copy: a transport failure (refused, reset, unresolved, cut short) or
+    /// a timeout.
+    ///
+    /// Not an answer from the origin, however bad (a `5xx` is one: serving stale on it needs the server's
+    /// leave, RFC 5861's `stale-if-error`), not a cancellation, and not a transport failure that is the
+    /// client's own setup rather than the network (``isPermanentTransportFailure``: an untrusted
+    /// certificate, a URL the transport refuses).
+    public var isOriginUnreachable: Bool {
+        switch self {
+        case .transport: !isPermanentTransportFailure
+        case .timedOut: true
+        default: false
+        }
+    }
+}
+
+/// Transport failures that another attempt cannot fix, so ``RetryPolicy`` does not retry them.
+extension FetchError {
+    /// Whether this is a transport failure that repeats on every attempt: a certificate the client does not
+    /// trust, an unreadable CA file, a URL or option the transport refuses.
+    ///
+    /// The codes are the transport's own: libcurl's `CURLcode` (positive) for the curl transport,
+    /// `URLError` codes (negative) for URLSession, so the two sets never collide. A failed TLS handshake
+    /// in general (`CURLE_SSL_CONNECT_ERROR`) stays retryable: a reset mid-handshake looks the same.
+    package var isPermanentTransportFailure: Bool {
+        guard case .transport(let code, _, _) = self else { return false }
+        return Self.permanentCurlCodes.contains(code) || Self.permanentURLErrorCodes.contains(code)
+    }
+
+    private static let permanentCurlCodes: Set<Int> = Set(
+        [
+            CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+        ].map { Int($0.rawValue) })
+
+    private static let permanentURLErrorCodes: Set<Int> = Set(
+        [
+            URLError.Code.badURL, .unsupportedURL, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired,
+        ].map(\.rawValue))
 }

@@ -5,9 +5,9 @@ import PixpipeLocking
     import FoundationNetworking
 #endif
 
-/// URLSession's delegate for a ``URLSessionTransport``: routes each event to the ``Transfer`` of its task.
+/// URLSession's delegate for a ``URLSessionTransport``: routes each event to the ``URLSessionTransfer`` of its task.
 ///
-/// A transfer may end before URLSession has reported the end of its task (see ``Transfer``); the task then
+/// A transfer may end before URLSession has reported the end of its task (see ``URLSessionTransfer``); the task then
 /// stays here as draining until URLSession reports it, and the events still queued for it are dropped
 /// without work.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
@@ -20,7 +20,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     private struct Routes {
         /// Live transfers by task identifier.
-        var live: [Int: Transfer] = [:]
+        var live: [Int: URLSessionTransfer] = [:]
         /// Tasks whose transfer ended while URLSession may still report events for them.
         var draining: Set<Int> = []
     }
@@ -28,12 +28,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let routes = Locked(Routes())
 
     /// Starts routing events of `transfer.task` to `transfer`.
-    func register(_ transfer: Transfer) {
+    func register(_ transfer: URLSessionTransfer) {
         routes.withLock { $0.live[transfer.task.taskIdentifier] = transfer }
     }
 
     /// Stops routing events to `transfer`, whose caller has its outcome.
-    func unregister(_ transfer: Transfer) {
+    func unregister(_ transfer: URLSessionTransfer) {
         let identifier = transfer.task.taskIdentifier
         routes.withLock { routes in
             guard routes.live.removeValue(forKey: identifier) != nil else { return }
@@ -41,7 +41,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private func transfer(for task: URLSessionTask) -> Transfer? {
+    private func transfer(for task: URLSessionTask) -> URLSessionTransfer? {
         routes.withLock { $0.live[task.taskIdentifier] }
     }
 
@@ -56,7 +56,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Body bytes arrived.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        enum Route { case transfer(Transfer), drop, cancel }
+        enum Route { case transfer(URLSessionTransfer), drop, cancel }
         let route = routes.withLock { routes -> Route in
             if let transfer = routes.live[dataTask.taskIdentifier] { return .transfer(transfer) }
             // A task nobody waits for: cancel it once, then drop what it still delivers.

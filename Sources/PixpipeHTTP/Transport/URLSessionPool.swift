@@ -9,7 +9,7 @@ import PixpipeLocking
 struct PooledSession: Sendable {
     /// The session.
     let session: URLSession
-    /// Its delegate, which routes each task's events to its ``Transfer``.
+    /// Its delegate, which routes each task's events to its ``URLSessionTransfer``.
     let delegate: SessionDelegate
     /// The session's `httpMaximumConnectionsPerHost`, under which it is kept for reuse.
     let maxConnectionsPerHost: Int

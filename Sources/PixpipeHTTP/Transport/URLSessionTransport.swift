@@ -34,7 +34,7 @@ public final class URLSessionTransport: HTTPTransport {
     ) async throws(FetchError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
         let task = session.dataTask(with: urlRequest(for: request))
-        let transfer = Transfer(
+        let transfer = URLSessionTransfer(
             task: task, request: request, controlQueue: delegate.controlQueue, progress: progress)
         delegate.register(transfer)
         defer { delegate.unregister(transfer) }

@@ -42,33 +42,3 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
-
-/// Why an ``Image`` could not be encoded.
-public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The pixel format cannot be stored in the chosen format (for example 16-bit or alpha in JPEG).
-    case unsupportedPixelFormat(PixelFormat, format: ImageFormat)
-    /// The package has no encoder for the format.
-    case unsupportedFormat(ImageFormat)
-    /// An option is out of range (for example quality 0).
-    case invalidOption(String)
-    /// The codec library failed; `reason` is its message.
-    case libraryFailure(format: ImageFormat, reason: String)
-    /// ``Image/write(to:quality:)`` could not tell the format from the file's extension.
-    case unknownFileExtension(path: String)
-    /// The encoded bytes could not be written to the file (``Image/write(to:as:)``); nothing was left there.
-    case unwritable(path: String, reason: String)
-
-    /// A one-line explanation for people.
-    public var description: String {
-        switch self {
-        case .unsupportedPixelFormat(let pixelFormat, let format):
-            "\(format.rawValue) cannot store \(pixelFormat) pixels"
-        case .unsupportedFormat(let format): "cannot write \(format.rawValue) images"
-        case .invalidOption(let message): "invalid encoding option: \(message)"
-        case .libraryFailure(let format, let reason): "\(format.rawValue) encoder failed: \(reason)"
-        case .unknownFileExtension(let path):
-            "cannot tell the format from the name \(path): use an extension of \(ImageFormat.writableNames)"
-        case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
-        }
-    }
-}

@@ -1,11 +1,11 @@
 extension ImageFormat {
-    /// The formats the codec table decodes, for help texts and messages: "PNG or JPEG".
+    /// The formats the codec table decodes, in its order, for help texts and messages: "PNG, JPEG, ... or TIFF".
     package static var decodableNames: String { listed(all.filter(\.canDecode).map { $0.rawValue.uppercased() }) }
 
-    /// The formats the codec table encodes, for help texts: "PNG, JPEG, PPM or PAM".
+    /// The formats the codec table encodes, in its order, for help texts: "PNG, JPEG, ... or PAM".
     package static var encodableNames: String { listed(all.filter(\.canEncode).map { $0.rawValue.uppercased() }) }
 
-    /// The formats the codec table encodes, as `--format` takes them: "png, jpeg, ppm or pam".
+    /// The formats the codec table encodes, in its order, as `--format` takes them: "png, jpeg, ... or pam".
     package static var writableNames: String { listed(all.filter(\.canEncode).map(\.rawValue)) }
 
     /// The formats whose encoders take a quality, for messages: "JPEG".

@@ -22,3 +22,16 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable, Codable {
     /// Whether showing the picture upright swaps width and height.
     public var swapsDimensions: Bool { rawValue >= 5 }
 }
+
+extension Orientation {
+    /// The orientation that undoes this one: `image.transformed(by: o).transformed(by: o.inverse)` is `image`.
+    ///
+    /// Flips, the half turn and both diagonal mirrors are their own inverse; the quarter turns swap.
+    public var inverse: Orientation {
+        switch self {
+        case .right: .left
+        case .left: .right
+        default: self
+        }
+    }
+}

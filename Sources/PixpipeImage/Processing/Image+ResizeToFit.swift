@@ -14,7 +14,7 @@ extension Image {
     public func resized(
         toFit box: ImageSize, allowsUpscaling: Bool = false, filter: ResizeFilter = .lanczos3,
         options: ResizeOptions = .init()
-    ) throws(ProcessingError) -> Image {
+    ) throws(GeometryError) -> Image {
         let swaps = metadata.orientation.swapsDimensions
         let storedBox = swaps ? ImageSize(width: box.height, height: box.width) : box
         let geometry: ThumbnailGeometry

@@ -24,7 +24,7 @@ public protocol ImageProcessing: Sendable {
     /// The step applied to a decoded image.
     func process(_ image: Image) throws(ImageProcessingError) -> Image
 
-    /// The step applied to encoded PNG or JPEG bytes, decoded under `options`.
+    /// The step applied to encoded bytes of any format the codec table decodes, decoded under `options`.
     func process(data: Data, options: DecodeOptions) throws(ImageProcessingError) -> Image
 }
 

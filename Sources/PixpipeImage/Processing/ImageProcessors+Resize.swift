@@ -28,7 +28,7 @@ extension ImageProcessors {
             do {
                 return try image.resized(width: width, height: height, filter: filter, options: options)
             } catch {
-                throw .processing(error)
+                throw .geometry(error)
             }
         }
     }

@@ -46,8 +46,8 @@ extension ImageProcessors {
             }
         }
 
-        /// The thumbnail of PNG or JPEG bytes, decoded at the least size it needs; the strictness of
-        /// `options` wins over the thumbnail's own, its limits stay the thumbnail's.
+        /// The thumbnail of encoded bytes of any decodable format, decoded at the least size it needs; the strictness
+        /// of `options` wins over the thumbnail's own, its limits stay the thumbnail's.
         public func process(data: Data, options decodeOptions: DecodeOptions) throws(ImageProcessingError) -> Image {
             var options = self.options
             options.strictness = decodeOptions.strictness

@@ -16,4 +16,14 @@ public enum ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidSize(let size): "invalid thumbnail size \(size)"
         }
     }
+
+    /// A stable short name of the case: a decoding failure's own name (``ImageDecodingError/shortName``),
+    /// `too-large-source` or `invalid-thumbnail-size`.
+    public var shortName: String {
+        switch self {
+        case .decoding(let error): error.shortName
+        case .sourceTooLarge: "too-large-source"
+        case .invalidSize: "invalid-thumbnail-size"
+        }
+    }
 }

@@ -144,3 +144,64 @@ public struct Thumbnailer: Sendable {
         }
     }
 }
+
+extension Thumbnailer {
+    /// One source's geometry, in upright pixels, and the size to resize its stored pixels to.
+    struct Plan {
+        /// Where the upright output comes from.
+        let geometry: ThumbnailGeometry
+        /// The resize target before orientation: the upright size, swapped for orientations 5 to 8. It is
+        /// the target of the clean aperture alone when the source has one (cut before resizing).
+        let storedWidth: Int
+        /// See ``storedWidth``.
+        let storedHeight: Int
+
+        /// The plan for a stored `width` x `height` source shown with `orientation`, and cut to
+        /// `cleanAperture` first when there is one; checks the source limit against the stored size (the
+        /// decode is of all of it).
+        init(
+            width: Int, height: Int, orientation: Orientation, cleanAperture: PixelRect? = nil, format: ImageFormat?,
+            _ options: ThumbnailOptions
+        ) throws(ThumbnailError) {
+            guard width > 0, height > 0 else {
+                throw .decoding(.corrupt(format: format ?? .png, reason: "image has no pixels"))
+            }
+            if let limit = options.sourcePixelLimit {
+                let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+                if overflow || pixels > limit { throw .sourceTooLarge(width: width, height: height, limit: limit) }
+            }
+            let shown =
+                options.appliesOrientation
+                ? ImageMetadata.shownSize(
+                    width: width, height: height, orientation: orientation, cleanAperture: cleanAperture)
+                : (width: width, height: height)
+            let swaps = options.appliesOrientation && orientation.swapsDimensions
+            geometry = try ThumbnailGeometry(sourceWidth: shown.width, sourceHeight: shown.height, options: options)
+            storedWidth = swaps ? geometry.resizedHeight : geometry.resizedWidth
+            storedHeight = swaps ? geometry.resizedWidth : geometry.resizedHeight
+        }
+    }
+}
+
+extension Thumbnailer {
+    /// `thumbnail` converted as ``ThumbnailOptions/colorConversion`` says.
+    ///
+    /// The conversion runs on the resized pixels: resizing in the source's space and converting afterwards
+    /// differs from the other order only by the curve's bend inside each filter's footprint, as any resize in
+    /// gamma-encoded values does (and not at all with linear light). A profile Little CMS refuses (damaged,
+    /// or not matching the pixels) does not fail the thumbnail: the pixels are kept, the profile dropped, and
+    /// a benign warning says so, as a damaged ICC marker is treated when decoding.
+    func convertingColor(_ thumbnail: Image) throws(ThumbnailError) -> Image {
+        guard let conversion = options.colorConversion else { return thumbnail }
+        do {
+            return try thumbnail.converted(toColorSpace: conversion.target, options: conversion.options)
+        } catch {
+            var kept = thumbnail
+            kept.metadata.iccProfile = nil
+            kept.metadata.warnings.append(
+                DecodeWarning(
+                    kind: .benign, code: ImageColorError.profileIgnoredWarningCode, message: error.description))
+            return kept
+        }
+    }
+}

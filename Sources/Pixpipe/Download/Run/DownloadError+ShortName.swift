@@ -13,7 +13,7 @@ extension DownloadError {
 
     /// A stable short name of the case, the manifest's `errorKind`: the wrapped error's own name
     /// (``FetchError/shortName``, ``ImageDecodingError/shortName``, ``ThumbnailError/shortName``,
-    /// ``ProcessingError/shortName``, ``ImageColorError/shortName``, ``ImageEncodingError/shortName``), or `deadline-exceeded`, `write`,
+    /// ``GeometryError/shortName``, ``ImageColorError/shortName``, ``ImageEncodingError/shortName``), or `deadline-exceeded`, `write`,
     /// `cancelled`, `unsafe-manifest`.
     public var shortName: String {
         switch self {

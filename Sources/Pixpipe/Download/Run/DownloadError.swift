@@ -10,12 +10,12 @@ import PixpipeLocking
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP layer failed (status, timeout, transport, body cap, redirect, URL, scheme...).
     case fetch(FetchError)
-    /// The body is not a complete, valid PNG or JPEG.
+    /// The body is not a complete, valid image of a format the codecs decode.
     case image(ImageDecodingError, url: URL)
     /// The thumbnail could not be made.
     case thumbnail(ThumbnailError, url: URL)
     /// A resize or crop of the processing failed.
-    case processing(ProcessingError, url: URL)
+    case processing(GeometryError, url: URL)
     /// A colour conversion of the processing failed (a damaged or unusable ICC profile).
     case color(ImageColorError, url: URL)
     /// The processed image could not be encoded.
@@ -38,7 +38,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         switch error {
         case .decoding(let error), .thumbnail(.decoding(let error)): self = .image(error, url: url)
         case .thumbnail(let error): self = .thumbnail(error, url: url)
-        case .processing(let error): self = .processing(error, url: url)
+        case .geometry(let error): self = .processing(error, url: url)
         case .color(let error): self = .color(error, url: url)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import PixpipeLocking
 
 /// A sink that keeps the whole body in memory; the engine's body cap bounds how much that can be.
-final class CurlBodyCollector: CurlTransferSink {
+final class CurlBodyCollector: CurlResponseSink {
     // The engine thread appends while the transfer runs; the caller reads after the transfer's
     // continuation resumed. The mutex makes that hand-over explicit and costs nothing uncontended.
     private let storage = Locked<(head: CurlResponseHead?, body: Data)>((nil, Data()))

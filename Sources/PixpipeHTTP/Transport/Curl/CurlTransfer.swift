@@ -16,11 +16,11 @@ final class CurlTransfer: Sendable {
     /// What to fetch and how.
     let request: CurlTransferRequest
     /// Where the response goes as it streams.
-    let sink: any CurlTransferSink
+    let sink: any CurlResponseSink
     private let state = Locked(State())
 
     /// A transfer that is not yet waited on.
-    init(request: CurlTransferRequest, sink: any CurlTransferSink) {
+    init(request: CurlTransferRequest, sink: any CurlResponseSink) {
         self.request = request
         self.sink = sink
     }

@@ -128,6 +128,18 @@ extension SocketTests {
             #expect(title == "404 Not Found")
         }
 
+        @Test func imageConversionOfNonImageBytesFailsWithTheDecodingError() async throws {
+            server.route("/photo.png", .respond(headers: ["Content-Type": "image/png"], body: Array("not a png".utf8)))
+            let error = await #expect(throws: FetchError.self) {
+                try await client.send(Request<Image>(path: "/photo.png"))
+            }
+            guard case .conversionFailed(.underlying(let underlying), _) = error else {
+                Issue.record("expected conversionFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(underlying as? ImageDecodingError == .unsupportedFormat(recognized: .text))
+        }
+
         @Test("Bytes that are neither an image nor HTML stay an unsupported format")
         func otherBytesAreUnsupportedFormat() async throws {
             server.route("/notes.txt", .text("just some notes, <b>not</b> a page", contentType: "text/plain"))
@@ -141,22 +153,5 @@ extension SocketTests {
                 Issue.record("\(error)")
             }
         }
-    }
-}
-
-/// Descriptions of conversion failures stay one escaped line whatever the parser or converter said.
-@Suite("Conversion error descriptions")
-struct ConversionErrorDescriptionTests {
-    @Test func descriptionsAreOneEscapedLine() {
-        let errors: [ConversionError] = [
-            .invalidJSON(reason: "line 1\nline 2"), .decodingFailed(type: "Item", keyPath: nil, reason: "a\r\nb"),
-            .underlying(ImageDecodingError.corrupt(format: .png, reason: "bad\nchunk\u{1B}[2J")),
-            .htmlPage(title: nil, excerpt: String(repeating: "<p>x</p> ", count: 30)),
-        ]
-        for error in errors {
-            #expect(!error.description.contains { $0.isNewline } && !error.description.contains("\u{1B}"), "\(error)")
-        }
-        #expect(errors[0].description == "body is not valid JSON: line 1\\x0aline 2")
-        #expect(errors[3].description.count < 200)
     }
 }

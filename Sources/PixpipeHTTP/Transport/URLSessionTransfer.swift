@@ -15,7 +15,7 @@ import PixpipeLocking
 /// would mean waiting for its delegate queue to drain: on Linux it reads on, without backpressure, until the
 /// cancel lands, and queues every chunk it read for the delegate (5.8 GB of an endless body queued that way
 /// on a loaded CI machine, drained in 497 s, before this was so).
-final class Transfer: Sendable {
+final class URLSessionTransfer: Sendable {
     /// The caller's continuation with the outcome to resume it with.
     private typealias Delivery = (
         CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>
@@ -32,7 +32,7 @@ final class Transfer: Sendable {
     private let guarded: Locked<Guarded>
 
     private struct Guarded {
-        var state: TransferState
+        var state: URLSessionTransferState
         var continuation: CheckedContinuation<Result<TransportResponse, FetchError>, Never>?
         var outcome: Result<TransportResponse, FetchError>?
         var started = false
@@ -49,7 +49,7 @@ final class Transfer: Sendable {
         self.task = task
         self.controlQueue = controlQueue
         self.progress = progress
-        self.guarded = Locked(Guarded(state: TransferState(request: request)))
+        self.guarded = Locked(Guarded(state: URLSessionTransferState(request: request)))
     }
 
     /// Starts the task and waits for its outcome; cancellation of the calling task cancels the transfer.
@@ -126,7 +126,7 @@ final class Transfer: Sendable {
 
     /// Applies `change` to the state, then, the first time only, hands the caller its outcome (the state's
     /// failure, or cancellation) without waiting for URLSession, and cancels the task if it was started.
-    private func stop(_ change: (inout TransferState) -> Void) {
+    private func stop(_ change: (inout URLSessionTransferState) -> Void) {
         let (delivery, cancel) = guarded.withLock {
             guarded -> (Delivery?, Bool) in
             change(&guarded.state)

@@ -6,9 +6,9 @@ import Foundation
 
 /// The bookkeeping of one URLSession transfer, as a value type with one method per event.
 ///
-/// Kept free of I/O so each event's effect can be reasoned about (and tested) alone; ``Transfer`` wraps it
-/// in a lock and performs the side effects the methods ask for.
-struct TransferState {
+/// Kept free of I/O so each event's effect can be reasoned about (and tested) alone; ``URLSessionTransfer`` wraps it in
+/// a lock and performs the side effects the methods ask for.
+struct URLSessionTransferState {
     /// What the transport asked for.
     let request: TransportRequest
     /// Metadata of the final response, once headers arrived.
@@ -87,7 +87,9 @@ struct TransferState {
     func completed(error: (any Error)?) -> Result<TransportResponse, FetchError> {
         if let failure { return .failure(failure) }
         if isCancelled { return .failure(.cancelled(url: request.url)) }
-        if let error { return .failure(TransferState.fetchError(for: error, request: request, url: currentURL)) }
+        if let error {
+            return .failure(URLSessionTransferState.fetchError(for: error, request: request, url: currentURL))
+        }
         guard let metadata else {
             return .failure(.transport(code: 0, description: "no response", url: currentURL))
         }

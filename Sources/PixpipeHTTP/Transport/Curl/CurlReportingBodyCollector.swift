@@ -1,12 +1,12 @@
 import Foundation
 import PixpipeLocking
 
-/// Collects the body for ``CurlTransport``, shows each chunk to the request's body observer, and reports
-/// progress after each chunk, like the URLSession transport (only when someone listens: building and
-/// delivering a progress value per chunk showed in profiles of many small files).
+/// Collects the body for ``CurlTransport`` as ``CurlBodyCollector`` does, shows each chunk to the request's body
+/// observer, and reports progress after each chunk, like the URLSession transport (only when someone listens: building
+/// and delivering a progress value per chunk showed in profiles of many small files).
 ///
 /// The engine enforces the body cap before calling it, so the buffer never grows past the cap.
-final class CurlTransportSink: CurlTransferSink {
+final class CurlReportingBodyCollector: CurlResponseSink {
     private struct State {
         var body = Data()
         var expectedLength: Int?

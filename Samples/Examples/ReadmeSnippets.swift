@@ -151,10 +151,15 @@ func transportExecutorSnippet(urls: [URL]) async {
 // MARK: Thumbnails
 
 /// README: "Thumbnails".
-func thumbnailSnippet() throws -> Data {
+func thumbnailSnippet(gifData: Data) throws -> (Data, Data) {
     let thumbnailer = Thumbnailer(ThumbnailOptions(size: .box(256), mode: .fill))
     let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, sRGB, no profile
-    return try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+    let jpeg = try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+
+    // Every frame of a GIF, animated WebP or AVIF, resized alike, as one animation with its delays and loops:
+    let animated = AnimationThumbnailer(options: ThumbnailOptions(size: .box(128)), encoding: .webp)
+    let webp = try animated.thumbnail(data: gifData).data
+    return (jpeg, webp)
 }
 
 // MARK: Colour

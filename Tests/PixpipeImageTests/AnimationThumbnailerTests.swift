@@ -44,6 +44,8 @@ struct AnimationThumbnailerTests {
         #expect(throws: ThumbnailError.invalidSize(.box(0))) { try empty.thumbnail(data: animation) }
 
         let notAnImage = AnimationThumbnailer(options: ThumbnailOptions(), encoding: .webpLossless)
-        #expect(throws: ImageDecodingError.unsupportedFormat) { try notAnImage.thumbnail(data: Data("text".utf8)) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(recognized: .text)) {
+            try notAnImage.thumbnail(data: Data("text".utf8))
+        }
     }
 }

@@ -31,7 +31,10 @@ extension SocketTests {
         @Test func everyCodecsMediaTypeIsAcceptedByDefault() {
             // `nil` accepts any type; a list, if one is ever set, must name every decodable format's types.
             let accepted = Request<Image>(path: "/any").acceptableContentTypes
-            for format in ImageFormat.all where format.canDecode {
+            // The built-in codecs by name: codecs other tests register at run time have no media types.
+            let builtIn: [ImageFormat] = [.png, .jpeg, .webp, .gif, .avif, .heif, .jxl, .tiff]
+            for format in builtIn {
+                #expect(format.canDecode, "\(format)")
                 #expect(!format.mediaTypes.isEmpty, "\(format)")
                 for mediaType in format.mediaTypes {
                     #expect(accepted.map { $0.contains(mediaType) || $0.contains("image/*") } ?? true, "\(mediaType)")

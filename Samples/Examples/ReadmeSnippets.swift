@@ -184,10 +184,12 @@ func downloaderSnippet(urls: [URL]) async {
     options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
     options.outputEncoding = .jpeg
     let downloader = Downloader(options: options)
+    var progress = DownloadProgress(total: urls.count)
     for await event in downloader.run(urls.map { DownloadItem(url: $0) }) {
+        progress.record(event)  // running totals: finished, ok, failed, skipped, bytesReceived, of total
         switch event {
-        case .finished(_, let record): print(record.status, record.name ?? record.url)
-        case .stopped(let summary): print("\(summary.ok) ok, \(summary.failed) failed")
+        case .finished(_, let record): print("\(progress.finished)/\(urls.count)", record.status, record.name ?? "")
+        case .stopped(let summary): print("\(summary.ok) ok, \(summary.failed) failed", summary.skippedByReason)
         default: break
         }
     }

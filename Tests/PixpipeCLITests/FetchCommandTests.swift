@@ -95,6 +95,11 @@ struct FetchCommandTests {
         #expect(server.requestCount("/good.png") == 1)
         #expect(try manifestRecords(in: folder) == firstManifest)
         #expect(second.outputLines.contains { $0.contains("\"errorKind\":\"already-done\"") })
+        // The summary says why nothing was done, and what would do it.
+        #expect(
+            second.errors.contains("skipped: already-done 1 (stored by an earlier run; --refresh checks them"),
+            "\(second.errors)")
+        #expect(second.outputLines.last?.contains("\"skippedByReason\":{\"already-done\":1}") == true)
     }
 
     @Test("--retry-failed fetches only the failures again")
@@ -102,7 +107,10 @@ struct FetchCommandTests {
         server.route("/later.png", .failFirst(2, status: 404, then: .respond(body: png)))
         let path = try list([server.url("/good.png").absoluteString, server.url("/later.png").absoluteString])
         #expect(try run([path, "--out", folder.path("out")]).status == 1)
-        #expect(try run([path, "--out", folder.path("out")]).status == 0)
+        let skipping = try run([path, "--out", folder.path("out")])
+        #expect(skipping.status == 0)
+        #expect(skipping.errors.contains("already-failed 1"), "\(skipping.errors)")
+        #expect(skipping.errors.contains("--retry-failed tries earlier failures again"), "\(skipping.errors)")
         #expect(server.requestCount("/later.png") == 1)
         #expect(try run([path, "--out", folder.path("out"), "--retry-failed"]).status == 1)
         #expect(try run([path, "--out", folder.path("out"), "--retry-failed"]).status == 0)

@@ -12,10 +12,8 @@ struct FetchEventReporter {
     /// The output folder as the user named it, with a trailing slash: stored paths are this plus a name
     /// (building a URL per file showed in profiles of thousands of small files).
     private let folderPrefix: String
-    /// Bytes received by items still in flight, by index: earlier attempts' and the current one's; finished
-    /// items move to `finishedBytes`. Downloaded bytes only (never a stored file's size), so the sum only grows.
-    private var inFlight: [Int: TransferBytes] = [:]
-    private var finishedBytes = 0
+    /// The running totals: downloaded bytes only (never a stored file's size), so the count only grows.
+    private var progress = DownloadProgress()
     /// Result lines not written yet: written by ``flushOutput()``, once per batch of events.
     private var pendingOutput = ""
 
@@ -30,22 +28,21 @@ struct FetchEventReporter {
 
     /// Reports one event.
     mutating func report(_ event: DownloadEvent) {
+        progress.record(event)
         switch event {
         case .started(let index, let url):
-            inFlight[index] = TransferBytes()
             if settings.json {
                 queueLine(encoder.line(for: FetchEventRecord.started(index: index, url: url.absoluteString)))
             }
-        case .progress(let index, let received, _):
-            inFlight[index, default: TransferBytes()].update(received)
+        case .progress:
+            break
         case .finished(let index, let record):
-            finishedBytes += inFlight.removeValue(forKey: index)?.total ?? 0
             finished(index: index, record: record)
         case .stopped:
             break
         }
         guard var bar else { return }
-        bar.bytes = finishedBytes + inFlight.values.reduce(0) { $0 + $1.total }
+        bar.bytes = progress.bytesReceived
         bar.draw()
         self.bar = bar
     }
@@ -82,22 +79,5 @@ struct FetchEventReporter {
         } else if record.status == .ok, let name = record.name {
             queueLine(folderPrefix + name)
         }
-    }
-}
-
-/// The body bytes one item has received: those of its finished attempts and of the current one.
-private struct TransferBytes {
-    /// Bytes of the attempts before the current one.
-    private var earlier = 0
-    /// Bytes of the current attempt.
-    private var current = 0
-
-    /// All bytes received, every attempt's.
-    var total: Int { earlier + current }
-
-    /// Takes a progress report of `received` bytes; fewer than before means a new attempt began.
-    mutating func update(_ received: Int) {
-        if received < current { earlier += current }
-        current = received
     }
 }

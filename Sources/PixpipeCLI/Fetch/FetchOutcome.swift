@@ -59,6 +59,20 @@ struct FetchOutcome: Sendable {
         if !kinds.isEmpty {
             lines.append("failures: " + kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        let reasons = summary.skippedByReason.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        if !reasons.isEmpty {
+            // Say why, and what would make a rerun do them: a rerun that does nothing puzzles people.
+            var hints: [String] = []
+            if (summary.skippedByReason["already-done"] ?? 0) > 0 {
+                hints.append("stored by an earlier run; --refresh checks them with the server")
+            }
+            if (summary.skippedByReason["already-failed"] ?? 0) + (summary.skippedByReason["already-gone"] ?? 0) > 0 {
+                hints.append("--retry-failed tries earlier failures again")
+            }
+            lines.append(
+                "skipped: " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    + (hints.isEmpty ? "" : " (" + hints.joined(separator: "; ") + ")"))
+        }
         let damaged = ["truncated-image", "corrupt-image"].reduce(0) { $0 + (failuresByKind[$1] ?? 0) }
         if decodesStrictly && damaged > 0 {
             lines.append(

@@ -80,9 +80,9 @@ struct CurlHandleReuseTests {
             _ = try await fetch(engine, request("/large") { $0.progress = { large.append($0) } })
             #expect(engine.counters.snapshot.liveEasyHandles == 1)
         }
-        #expect(small.values.last == CurlTransferProgress(receivedBytes: 100, expectedBytes: 100))
-        #expect(large.values.last == CurlTransferProgress(receivedBytes: 5000, expectedBytes: 5000))
-        #expect(small.values.allSatisfy { $0.receivedBytes <= 100 })
+        #expect(small.values.last == CurlTransferProgress(bytesReceived: 100, bytesExpected: 100))
+        #expect(large.values.last == CurlTransferProgress(bytesReceived: 5000, bytesExpected: 5000))
+        #expect(small.values.allSatisfy { $0.bytesReceived <= 100 })
     }
 
     @Test func aRefusedRequestLeavesTheHandleUsable() async throws {

@@ -153,8 +153,8 @@ struct CurlMultiEngineTests {
             _ = try await fetch(engine, request)
         }
         let all = reports.values
-        #expect(all.last == CurlTransferProgress(receivedBytes: 65536, expectedBytes: 65536))
-        #expect(all.map(\.receivedBytes) == all.map(\.receivedBytes).sorted())
+        #expect(all.last == CurlTransferProgress(bytesReceived: 65536, bytesExpected: 65536))
+        #expect(all.map(\.bytesReceived) == all.map(\.bytesReceived).sorted())
         #expect(all.count >= 2)
     }
 

@@ -11,7 +11,7 @@ public enum DownloadEvent: Sendable {
     /// The item's first attempt got its transfer slot.
     case started(index: Int, url: URL)
     /// Body bytes arrived (dropped rather than queued when the consumer falls behind).
-    case progress(index: Int, receivedBytes: Int, expectedBytes: Int?)
+    case progress(index: Int, bytesReceived: Int, bytesExpected: Int?)
     /// The item is done: stored, failed, or skipped.
     case finished(index: Int, record: ManifestRecord)
     /// The batch is over; always the last event.

@@ -24,6 +24,10 @@ public struct DownloadSummary: Sendable, Hashable {
     public var bytes: Int
     /// Failed items by ``ManifestRecord/errorKind``.
     public var failuresByKind: [String: Int]
+    /// Skipped items by why they were skipped (their ``ManifestRecord/errorKind``): `already-done` (stored
+    /// by an earlier run), `already-failed`, `already-gone` (failed or found gone earlier, not retried
+    /// without ``DownloadOptions/resume`` set to retry them), `duplicate` (the same URL earlier in the list).
+    public var skippedByReason: [String: Int] = [:]
     /// Why the batch stopped before the end, or `nil` when it ran to the end.
     public var stopReason: StopReason?
     /// The first lines of the folder's manifest that could not be used (unreadable, too long, naming a file
@@ -60,7 +64,9 @@ public struct DownloadSummary: Sendable, Hashable {
     mutating func add(_ record: ManifestRecord) {
         switch record.status {
         case .ok: ok += 1
-        case .skipped: skipped += 1
+        case .skipped:
+            skipped += 1
+            skippedByReason[record.errorKind ?? "unknown", default: 0] += 1
         case .unchanged: unchanged += 1
         case .gone: gone += 1
         case .failed:

@@ -50,7 +50,7 @@ struct ItemPipeline: Sendable {
                 // Progress events may be dropped on the way; this one is not, so the body's full size is counted.
                 await events.send(
                     .progress(
-                        index: job.index, receivedBytes: response.value.count, expectedBytes: response.value.count))
+                        index: job.index, bytesReceived: response.value.count, bytesExpected: response.value.count))
             }
             switch await settle(fetched, job: job, attempts: &attempts) {
             case .settled(let outcome):
@@ -240,7 +240,7 @@ struct ItemPipeline: Sendable {
             request.onProgress = { progress in
                 events.offer(
                     .progress(
-                        index: index, receivedBytes: progress.bytesReceived, expectedBytes: progress.bytesExpected))
+                        index: index, bytesReceived: progress.bytesReceived, bytesExpected: progress.bytesExpected))
             }
         }
         do throws(FetchError) {

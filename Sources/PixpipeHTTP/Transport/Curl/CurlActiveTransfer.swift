@@ -175,7 +175,7 @@ final class CurlActiveTransfer {
     /// Reports progress when it changed; never aborts.
     func reportProgress(downloaded: Int64, expected: Int64) {
         guard !isRedirectResponse, let report = hopRequest.progress else { return }
-        let progress = CurlTransferProgress(receivedBytes: downloaded, expectedBytes: expected > 0 ? expected : nil)
+        let progress = CurlTransferProgress(bytesReceived: downloaded, bytesExpected: expected > 0 ? expected : nil)
         guard progress != lastReportedProgress else { return }
         lastReportedProgress = progress
         report(progress)

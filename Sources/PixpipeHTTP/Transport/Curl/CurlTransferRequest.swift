@@ -11,9 +11,9 @@ struct CurlHeaderField: Sendable, Hashable {
 /// Transfer progress: bytes of body received so far and the expected total when known.
 struct CurlTransferProgress: Sendable, Hashable {
     /// Body bytes received so far as they came over the wire, before any content decoding (libcurl's count).
-    var receivedBytes: Int64
+    var bytesReceived: Int64
     /// The expected number of body bytes, when the server declared it.
-    var expectedBytes: Int64?
+    var bytesExpected: Int64?
 }
 
 /// Everything the engine needs to run one HTTP transfer; plain values so it can cross to the engine thread.

@@ -99,22 +99,11 @@ struct ConvertCommand: Command {
             ),
             .value("frame", placeholder: "N", help: "Write frame or page N (from 0) of a multi-frame input alone."),
             .flag("lenient", help: "Accept truncated or damaged input, with a warning, instead of failing."),
-            .value(
-                "max-pixels", placeholder: "N",
-                help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-            .value(
-                "max-bytes", placeholder: "N",
-                help:
-                    "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
-            ),
-            .value(
-                "max-frames", placeholder: "N",
-                help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
             .value("jobs", short: "j", placeholder: "N", help: "Batch: worker threads (default: the number of cores)."),
             .flag("overwrite", help: "Batch: replace existing outputs (default: skip them unless options changed)."),
             .value("name", placeholder: "TEMPLATE", help: "Batch: output file names (default {name}.{ext})."),
             .flag("json", help: "Batch: print one JSON object per input and line (JSON Lines)."),
-        ] + ResizeSettings.options + ColorSettings.options
+        ] + ResizeSettings.options + ColorSettings.options + LimitOptions.options(bytes: .input)
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         if try Self.isBatch(arguments.positionals) { return try runBatch(arguments, console: console) }

@@ -92,15 +92,10 @@ struct ConvertSettings: Sendable, Hashable {
         let depth = try arguments.parsed("depth", expected: "8 or 16") {
             Int($0).flatMap { [8, 16].contains($0) ? $0 : nil }
         }
-        let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max)
-        let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true)
-        let maxFrames = try arguments.integer("max-frames", in: 0...Int.max)
-        decodeOptions = DecodeOptions(
-            pixelLimit: maxPixels.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultPixelLimit,
-            byteLimit: maxBytes.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultByteLimit,
-            keeps16Bit: format.writes16Bit && depth != 8,
-            strictness: arguments.isSet("lenient") ? .lenient : .strict,
-            frameLimit: maxFrames.map { $0 == 0 ? nil : $0 } ?? DecodeOptions.defaultFrameLimit)
+        decodeOptions = try LimitOptions(arguments, bytes: .input).applied(
+            to: DecodeOptions(
+                keeps16Bit: format.writes16Bit && depth != 8,
+                strictness: arguments.isSet("lenient") ? .lenient : .strict))
 
         let resizeSettings = try ResizeSettings(arguments)
         resize = resizeSettings.size.map { resizeSettings.thumbnailOptions(fallback: $0) }

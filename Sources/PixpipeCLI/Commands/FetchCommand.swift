@@ -70,56 +70,52 @@ struct FetchCommand: Command {
           pixpipe fetch https://example.com/cat.jpg --out .
           pixpipe fetch comics.csv --out comics --refresh --prune     # daily: revalidate, mirror deletions
         """
-    let options: [OptionSpec] = [
-        .value("out", short: "o", placeholder: "DIR", help: "Folder to store images and manifest.jsonl in."),
-        .value(
-            "list-format", placeholder: "FORMAT", help: "List format: lines, csv, tsv or jsonl (default: detected)."),
-        .value("concurrency", short: "j", placeholder: "N", help: "Downloads at once (default 16)."),
-        .value("per-host", placeholder: "N", help: "Downloads at once from one host (default 8)."),
-        .value("retries", placeholder: "N", help: "Retries after a failed attempt (default 2)."),
-        .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
-        .value(
-            "max-bytes", placeholder: "N", help: "Largest body in bytes, K/M/G suffixes allowed (default 50000000)."),
-        .value(
-            "deadline", placeholder: "SECONDS",
-            help: "Time for one item, retries and their waits included (default 300; 0 = none)."),
-        .value(
-            "max-redirects", placeholder: "N",
-            help: "Redirects followed for one transfer (default \(RedirectPolicy.defaultMaxRedirects); 0 = none)."),
-        .value(
-            "max-pixels", placeholder: "N",
-            help: "Refuse images over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-        .value(
-            "max-frames", placeholder: "N",
-            help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
-        .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
-        .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
-        .value(
-            "thumbnail", placeholder: "N",
-            help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),
-        .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
-        .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
-        .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
-        .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
-        .flag("retry-failed", help: "Retry items the manifest records as failed."),
-        .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
-        .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),
-        .flag("dry-run", help: "Read the list and show the plan; download nothing."),
-        .flag("lenient", help: "Store truncated or damaged images that decode leniently instead of failing them."),
-        .flag("no-verify", help: "Store images as they came after reading only their header (no decode)."),
-        .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
-        .flag("json", help: "Print events as JSON Lines on standard output."),
-        .value("transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),
-        .value(
-            "cacert", placeholder: "FILE",
-            help: "Trust the certificate authorities in this PEM file instead of the system's (curl transport)."),
-        .value(
-            "capath", placeholder: "DIR",
-            help: "Trust the hashed certificate authorities in this folder instead of the system's (curl transport)."),
-        .flag(
-            "keep-headers-on-redirect",
-            help: "Send --header values and credentials on after a redirect to another host, port or scheme."),
-    ]
+    let options: [OptionSpec] =
+        [
+            .value("out", short: "o", placeholder: "DIR", help: "Folder to store images and manifest.jsonl in."),
+            .value(
+                "list-format", placeholder: "FORMAT", help: "List format: lines, csv, tsv or jsonl (default: detected)."
+            ),
+            .value("concurrency", short: "j", placeholder: "N", help: "Downloads at once (default 16)."),
+            .value("per-host", placeholder: "N", help: "Downloads at once from one host (default 8)."),
+            .value("retries", placeholder: "N", help: "Retries after a failed attempt (default 2)."),
+            .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
+            .value(
+                "deadline", placeholder: "SECONDS",
+                help: "Time for one item, retries and their waits included (default 300; 0 = none)."),
+            .value(
+                "max-redirects", placeholder: "N",
+                help: "Redirects followed for one transfer (default \(RedirectPolicy.defaultMaxRedirects); 0 = none)."),
+            .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
+            .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
+            .value(
+                "thumbnail", placeholder: "N",
+                help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),
+            .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
+            .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
+            .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
+            .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
+            .flag("retry-failed", help: "Retry items the manifest records as failed."),
+            .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
+            .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),
+            .flag("dry-run", help: "Read the list and show the plan; download nothing."),
+            .flag("lenient", help: "Store truncated or damaged images that decode leniently instead of failing them."),
+            .flag("no-verify", help: "Store images as they came after reading only their header (no decode)."),
+            .flag("fsync-each", help: "Flush each file to the disk as it is stored (default: all at the end)."),
+            .flag("json", help: "Print events as JSON Lines on standard output."),
+            .value(
+                "transport", placeholder: "NAME", help: "HTTP transport: curl or urlsession (default: curl on Linux)."),
+            .value(
+                "cacert", placeholder: "FILE",
+                help: "Trust the certificate authorities in this PEM file instead of the system's (curl transport)."),
+            .value(
+                "capath", placeholder: "DIR",
+                help:
+                    "Trust the hashed certificate authorities in this folder instead of the system's (curl transport)."),
+            .flag(
+                "keep-headers-on-redirect",
+                help: "Send --header values and credentials on after a redirect to another host, port or scheme."),
+        ] + LimitOptions.options(bytes: .body)
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         let settings = try FetchSettings(arguments)

@@ -88,24 +88,8 @@ struct ThumbnailCommand: Command {
                 "name", placeholder: "TEMPLATE",
                 help: "Output file names: {name}, {dir}, {width}, {height}, {ext} (default {name}.{ext})."),
             .flag("json", help: "Print one JSON object per input and line (JSON Lines)."),
-            .value(
-                "max-pixels", placeholder: "N",
-                help: "Refuse decodes over N pixels (default \(DecodeOptions.defaultPixelLimit); 0 = no limit)."),
-            .value(
-                "max-bytes", placeholder: "N",
-                help:
-                    "Refuse inputs over N bytes, K/M/G allowed (default \(DecodeOptions.defaultByteLimit >> 20)M; 0 = no limit)."
-            ),
-            .value(
-                "max-source-pixels", placeholder: "N",
-                help:
-                    "Refuse sources over N pixels, even if decoded reduced (default "
-                    + "\(ThumbnailOptions.defaultSourcePixelLimit); 0 = no limit)."),
-            .value(
-                "max-frames", placeholder: "N",
-                help: "Refuse animations of over N frames (default \(DecodeOptions.defaultFrameLimit); 0 = no limit)."),
             .value("frame", placeholder: "N", help: "Thumbnail frame or page N (from 0) of multi-frame inputs."),
-        ]
+        ] + LimitOptions.options(bytes: .input, sourcePixels: true)
 
     func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> ExitStatus {
         guard !arguments.positionals.isEmpty else { throw .missingArgument("INPUT") }

@@ -52,18 +52,9 @@ struct ThumbnailSettings: BatchSettings {
         options.colorConversion = try ColorSettings(arguments).thumbnailConversion(
             keepsProfile: arguments.isSet("keep-profile"))
         options.strictness = arguments.isSet("lenient") ? .lenient : .strict
-        if let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max) {
-            options.pixelLimit = maxPixels == 0 ? nil : maxPixels
-        }
-        if let maxBytes = try arguments.byteCount("max-bytes", allowsZero: true) {
-            options.byteLimit = maxBytes == 0 ? nil : maxBytes
-        }
-        if let maxSourcePixels = try arguments.integer("max-source-pixels", in: 0...Int.max) {
-            options.sourcePixelLimit = maxSourcePixels == 0 ? nil : maxSourcePixels
-        }
-        frameLimit =
-            try arguments.integer("max-frames", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
-            ?? DecodeOptions.defaultFrameLimit
+        let limits = try LimitOptions(arguments, bytes: .input)
+        options = limits.applied(to: options)
+        frameLimit = limits.frames ?? DecodeOptions.defaultFrameLimit
         frame = try arguments.integer("frame", in: 0...Int.max)
         jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         // Each worker resizes one image; more threads per resize would only compete with the other workers.

@@ -41,20 +41,18 @@ struct FetchSettings: Sendable {
         if let seconds = try arguments.parsed("timeout", expected: "a number of seconds above 0", Self.seconds) {
             options.timeout = seconds
         }
-        // Bodies are held in memory: there is always a limit.
-        options.maxBodyBytes = try arguments.byteCount("max-bytes") ?? options.maxBodyBytes
+        let limits = try LimitOptions(arguments, bytes: .body)
+        // Bodies are held in memory: there is always a limit (0 is refused by the parser).
+        options.maxBodyBytes = (limits.bytes ?? nil) ?? options.maxBodyBytes
         if let seconds = try arguments.parsed(
             "deadline", expected: "a number of seconds, 0 for none", { Double($0) == 0 ? .zero : Self.seconds($0) })
         {
             options.itemDeadline = seconds == .zero ? nil : seconds
         }
         options.maxRedirects = try arguments.integer("max-redirects", in: 0...100) ?? options.maxRedirects
-        let maxPixels = try arguments.integer("max-pixels", in: 0...Int.max).map { $0 == 0 ? nil : $0 }
-        if let maxPixels { options.decodeOptions.pixelLimit = maxPixels }
+        if let pixels = limits.pixels { options.decodeOptions.pixelLimit = pixels }
+        if let frames = limits.frames { options.decodeOptions.frameLimit = frames }
         if arguments.isSet("lenient") { options.decodeOptions.strictness = .lenient }
-        if let maxFrames = try arguments.integer("max-frames", in: 0...Int.max) {
-            options.decodeOptions.frameLimit = maxFrames == 0 ? nil : maxFrames
-        }
         options.userAgent = arguments.value("user-agent")
         for header in arguments.values("header") {
             let (name, value) = try Self.header(header)
@@ -66,7 +64,7 @@ struct FetchSettings: Sendable {
             } ?? options.transport
         options.keepsHeadersAcrossOrigins = arguments.isSet("keep-headers-on-redirect")
         options.trustedCertificates = try Self.trustedCertificates(arguments, transport: options.transport)
-        (options.processing, options.outputEncoding) = try Self.processing(arguments, maxPixels: maxPixels)
+        (options.processing, options.outputEncoding) = try Self.processing(arguments, maxPixels: limits.pixels)
         if !options.processing.isEmpty, arguments.value("convert") == nil {
             // As `thumbnail` decides: PNG for sources with alpha, JPEG for the others.
             options.alphaOutputEncoding = ImageEncoding.standard(for: ThumbnailFormatRule.format(hasAlpha: true))

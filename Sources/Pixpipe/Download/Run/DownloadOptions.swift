@@ -21,8 +21,10 @@ public struct DownloadOptions: Sendable {
     public var concurrency: Int = 16
     /// The most transfers at once to one host (`host:port`).
     public var perHostConcurrency: Int = 8
+    /// The default body limit, 50 MB: bodies are held in memory while they are checked.
+    public static let defaultMaxBodyBytes = 50_000_000
     /// The most body bytes accepted for one item; larger bodies fail with `body-too-large`.
-    public var maxBodyBytes: Int = 50_000_000
+    public var maxBodyBytes: Int = DownloadOptions.defaultMaxBodyBytes
     /// The time one attempt may take, headers and body included; it starts when the item gets its slot.
     public var timeout: Duration = .seconds(30)
     /// The time one item may take from its first attempt, retries and their waits included; `nil` for none.

@@ -12,11 +12,37 @@ struct ManifestLineKeyTests {
 
     @Test("Every key's name matches that key and no other, and each key has a bit of its own")
     func everyKeyMatchesItself() {
-        for key in ManifestLine.Key.allCases {
+        for key in ManifestKey.allCases {
             let name = Array(key.rawValue.utf8)
-            #expect(name.withUnsafeBytes { ManifestLine.Key.matching($0) } == key)
-            #expect(ManifestLine.Key.allCases.filter { $0.bit == key.bit } == [key])
+            #expect(name.withUnsafeBytes { ManifestKey.matching($0)?.key } == key)
+            #expect(ManifestKey.allCases.filter { $0.bit == key.bit } == [key])
         }
+    }
+
+    @Test("The keys are declared once: the writer writes each in order, Codable uses them, the reader takes them")
+    func keysDeclaredOnce() throws {
+        let record = ManifestRecord(
+            url: "http://e.com/a.jpg", name: "a.jpg", status: .ok, httpStatus: 200, bytes: 1500,
+            sha256: String(repeating: "0f", count: 32), width: 64, height: 48, format: "jpeg", attempts: 1,
+            elapsed: 0.5, error: "e", errorKind: "k", warnings: ["w"], etag: "\"e\"", lastModified: "never",
+            recipe: "r")
+        let line = String(decoding: record.jsonLine, as: UTF8.self)
+        // Every declared key, in the declared order, and nothing else.
+        var rest = line[...]
+        for key in ManifestKey.allCases {
+            let range = try #require(rest.range(of: "\"\(key.rawValue)\":"), "\(key) missing or out of order")
+            rest = rest[range.upperBound...]
+        }
+        let written = try #require(try JSONSerialization.jsonObject(with: record.jsonLine) as? [String: Any])
+        #expect(Set(written.keys) == Set(ManifestKey.allCases.map(\.rawValue)))
+        // Codable writes and reads the same keys.
+        let encoded = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        #expect(Set(encoded.keys) == Set(written.keys))
+        #expect(try JSONDecoder().decode(ManifestRecord.self, from: record.jsonLine) == record)
+        // The fast reader vouches for the whole line and keeps what it reads.
+        let fast = try #require(record.jsonLine.withUnsafeBytes { ManifestLine(bytes: $0) })
+        #expect(fast.url == record.url && fast.recipe == "r" && fast.etag == "\"e\"" && fast.bytes == 1500)
     }
 
     @Test(

@@ -73,7 +73,9 @@ struct ManifestLine: Sendable, Equatable {
         var recipe: String?
         var seen: UInt32 = 0
         /// `attempts` and `elapsed`, which a record must have.
-        var hasRequiredNumbers: Bool { seen & Key.attempts.bit != 0 && seen & Key.elapsed.bit != 0 }
+        var hasRequiredNumbers: Bool { seen & Self.required == Self.required }
+        /// The bits of `attempts` and `elapsed`.
+        private static let required = ManifestKey.attempts.bit | ManifestKey.elapsed.bit
     }
 
     /// A cursor over one line's bytes.
@@ -113,15 +115,15 @@ struct ManifestLine: Sendable, Equatable {
             if take(UInt8(ascii: "}")) { return fields }
             repeat {
                 skipSpace()
-                guard let key = key(), fields.seen & key.bit == 0, take(UInt8(ascii: ":")) else { return nil }
-                fields.seen |= key.bit
+                guard let (key, bit) = key(), fields.seen & bit == 0, take(UInt8(ascii: ":")) else { return nil }
+                fields.seen |= bit
                 guard value(for: key, into: &fields) else { return nil }
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}")) ? fields : nil
         }
 
         /// A key of a record (a key with escapes or an unknown key gives `nil`).
-        mutating func key() -> Key? {
+        mutating func key() -> (key: ManifestKey, bit: UInt32)? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
             var end = start
@@ -131,13 +133,13 @@ struct ManifestLine: Sendable, Equatable {
             }
             guard end < bytes.count else { return nil }
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard let match = Key.matching(text) else { return nil }
+            guard let match = ManifestKey.matching(text) else { return nil }
             index = end + 1
             return match
         }
 
         /// Reads the value of `key`, checking its type; `false` when it is not one `JSONDecoder` accepts.
-        mutating func value(for key: Key, into fields: inout Fields) -> Bool {
+        mutating func value(for key: ManifestKey, into fields: inout Fields) -> Bool {
             skipSpace()
             switch key {
             case .url, .status:

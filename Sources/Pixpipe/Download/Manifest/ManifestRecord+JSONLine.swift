@@ -10,35 +10,40 @@ extension ManifestRecord {
     /// on records holding quotes, control characters and non-ASCII text).
     var jsonLine: Data {
         var line = JSONLineBytes()
-        line.string("url", url)
-        line.string("name", name)
-        line.string("status", status.rawValue)
-        line.integer("httpStatus", httpStatus)
-        line.integer("bytes", bytes)
-        line.string("sha256", sha256)
-        line.integer("width", width)
-        line.integer("height", height)
-        line.string("format", format)
-        line.integer("attempts", attempts)
-        line.key("elapsed")
-        // Shortest round-tripping form; a batch never records an infinite or NaN duration.
-        line.bytes.append(contentsOf: (elapsed.isFinite ? elapsed.description : "0").utf8)
-        line.string("error", error)
-        line.string("errorKind", errorKind)
-        // Last, so the keys before it keep their order; left out when empty, as JSONEncoder leaves out nil.
-        if let warnings, !warnings.isEmpty {
-            line.key("warnings")
-            line.bytes.append(UInt8(ascii: "["))
-            for (index, warning) in warnings.enumerated() {
-                if index > 0 { line.bytes.append(UInt8(ascii: ",")) }
-                Self.appendQuoted(warning, to: &line.bytes)
+        // In the declared order; the switch has no default, so a new key cannot be left unwritten.
+        for key in ManifestKey.allCases {
+            switch key {
+            case .url: line.string(key, url)
+            case .name: line.string(key, name)
+            case .status: line.string(key, status.rawValue)
+            case .httpStatus: line.integer(key, httpStatus)
+            case .bytes: line.integer(key, bytes)
+            case .sha256: line.string(key, sha256)
+            case .width: line.integer(key, width)
+            case .height: line.integer(key, height)
+            case .format: line.string(key, format)
+            case .attempts: line.integer(key, attempts)
+            case .elapsed:
+                line.key(key)
+                // Shortest round-tripping form; a batch never records an infinite or NaN duration.
+                line.bytes.append(contentsOf: (elapsed.isFinite ? elapsed.description : "0").utf8)
+            case .error: line.string(key, error)
+            case .errorKind: line.string(key, errorKind)
+            case .warnings:
+                // Left out when empty, as JSONEncoder leaves out nil.
+                guard let warnings, !warnings.isEmpty else { continue }
+                line.key(key)
+                line.bytes.append(UInt8(ascii: "["))
+                for (index, warning) in warnings.enumerated() {
+                    if index > 0 { line.bytes.append(UInt8(ascii: ",")) }
+                    Self.appendQuoted(warning, to: &line.bytes)
+                }
+                line.bytes.append(UInt8(ascii: "]"))
+            case .etag: line.string(key, etag)
+            case .lastModified: line.string(key, lastModified)
+            case .recipe: line.string(key, recipe)
             }
-            line.bytes.append(UInt8(ascii: "]"))
         }
-        // The validators after everything else, for the same reason.
-        line.string("etag", etag)
-        line.string("lastModified", lastModified)
-        line.string("recipe", recipe)
         line.bytes.append(contentsOf: "}\n".utf8)
         return Data(line.bytes)
     }
@@ -110,23 +115,23 @@ private struct JSONLineBytes {
         bytes.reserveCapacity(384)
     }
 
-    mutating func key(_ name: StaticString) {
+    mutating func key(_ key: ManifestKey) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: key.rawValue.utf8)
         bytes.append(contentsOf: "\":".utf8)
     }
 
-    mutating func string(_ name: StaticString, _ value: String?) {
+    mutating func string(_ key: ManifestKey, _ value: String?) {
         guard let value else { return }
-        key(name)
+        self.key(key)
         ManifestRecord.appendQuoted(value, to: &bytes)
     }
 
-    mutating func integer(_ name: StaticString, _ value: Int?) {
+    mutating func integer(_ key: ManifestKey, _ value: Int?) {
         guard let value else { return }
-        key(name)
+        self.key(key)
         bytes.append(contentsOf: String(value).utf8)
     }
 }

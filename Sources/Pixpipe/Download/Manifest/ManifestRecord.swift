@@ -67,6 +67,9 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     /// the field existed. A later run whose recipe differs makes the file again.
     public var recipe: String?
 
+    /// The keys as written, declared once for the writer, the fast reader and `Codable`.
+    typealias CodingKeys = ManifestKey
+
     /// A record; fields left out are `nil`, and empty `warnings` are `nil`.
     public init(
         url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,

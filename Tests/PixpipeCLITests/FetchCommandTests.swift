@@ -102,6 +102,18 @@ struct FetchCommandTests {
         #expect(second.outputLines.last?.contains("\"skippedByReason\":{\"already-done\":1}") == true)
     }
 
+    @Test("--rate takes N, N/s, N/min and HOST=N/s; anything else is a usage error")
+    func rateOption() throws {
+        let path = try list([server.url("/good.png").absoluteString])
+        for rate in ["0", "-1", "fast", "5/h", "=5", "a/b=5"] {
+            #expect(try run([path, "--out", folder.path("bad"), "--rate", rate]).status == 2, "\(rate)")
+        }
+        let paced = try run([
+            path, "--out", folder.path("out"), "--rate", "20/s", "--rate", "127.0.0.1=600/min", "--rate", "3",
+        ])
+        #expect(paced.status == 0, "\(paced.errors)")
+    }
+
     @Test("--retry-failed fetches only the failures again")
     func retryFailed() throws {
         server.route("/later.png", .failFirst(2, status: 404, then: .respond(body: png)))

@@ -31,6 +31,10 @@ struct FetchCommand: Command {
         ('too-many-frames'; not with --thumbnail, which reads the first frame alone), --max-redirects
         ('too-many-redirects'), --timeout for one attempt and --deadline for the whole item, retries
         included ('timeout' or 'deadline-exceeded').
+        Politeness: --concurrency and --per-host bound the transfers at once; --rate N/s (or N/min) spaces the
+        requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
+        The rate holds within one process: with --shard, each shard keeps it, so N shards of one host's list
+        ask N times as often. The User-Agent names pixpipe and its version unless --user-agent says otherwise.
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file), recipe (what made the file:
@@ -88,6 +92,9 @@ struct FetchCommand: Command {
                 help: "Redirects followed for one transfer (default \(RedirectPolicy.defaultMaxRedirects); 0 = none)."),
             .value("user-agent", placeholder: "TEXT", help: "User-Agent header to send."),
             .value("header", placeholder: "'K: V'", help: "Extra request header; repeatable."),
+            .value(
+                "rate", placeholder: "[HOST=]N[/s|/min]",
+                help: "Requests a second (or a minute) to each host, or to HOST; repeatable (default: no rate)."),
             .value(
                 "thumbnail", placeholder: "N",
                 help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),

@@ -54,6 +54,14 @@ struct FetchSettings: Sendable {
         if let frames = limits.frames { options.decodeOptions.frameLimit = frames }
         if arguments.isSet("lenient") { options.decodeOptions.strictness = .lenient }
         options.userAgent = arguments.value("user-agent")
+        for rate in arguments.values("rate") {
+            let (host, perSecond) = try Self.rate(rate)
+            if let host {
+                options.hostRequestsPerSecond[host] = perSecond
+            } else {
+                options.requestsPerSecond = perSecond
+            }
+        }
         for header in arguments.values("header") {
             let (name, value) = try Self.header(header)
             options.headers[name] = value
@@ -168,6 +176,31 @@ struct FetchSettings: Sendable {
     }
 
     /// `Name: value` split at the first colon; the name must be a token (no spaces or separators).
+    /// `--rate N`, `N/s`, `N/min` (requests per host), or the same after `HOST=` for one host: the host (lowercased)
+    /// and the rate in requests a second.
+    private static func rate(_ text: String) throws(UsageError) -> (host: String?, perSecond: Double) {
+        let invalid = UsageError.invalidValue(
+            option: "--rate", value: text, expected: "N, N/s or N/min above 0, optionally after HOST=")
+        var host: String?
+        var rest = Substring(text)
+        if let equals = rest.firstIndex(of: "=") {
+            host = rest[..<equals].lowercased()
+            rest = rest[rest.index(after: equals)...]
+            guard let host, !host.isEmpty, !host.contains("/"), !host.contains(":") else { throw invalid }
+        }
+        var seconds = 1.0
+        if let slash = rest.firstIndex(of: "/") {
+            switch rest[rest.index(after: slash)...].lowercased() {
+            case "s", "sec", "second": seconds = 1
+            case "m", "min", "minute": seconds = 60
+            default: throw invalid
+            }
+            rest = rest[..<slash]
+        }
+        guard let count = Double(rest), count > 0, count.isFinite else { throw invalid }
+        return (host, count / seconds)
+    }
+
     private static func header(_ text: String) throws(UsageError) -> (String, String) {
         let invalid = UsageError.invalidValue(option: "--header", value: text, expected: "'Name: value'")
         guard let colon = text.firstIndex(of: ":") else { throw invalid }

@@ -24,6 +24,8 @@ struct ItemPipeline: Sendable {
     let writer: any DownloadFileWriting
     let fileWork: BlockingWorkQueue
     let events: EventChannel
+    /// Spaces the attempts to each host; `nil` when no rate is set.
+    var pacer: HostRequestPacer? = nil
 
     /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
     /// starts, so that transfers start in list order (tasks themselves run in no set order).
@@ -125,6 +127,8 @@ struct ItemPipeline: Sendable {
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
         let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, FetchError> in
+            // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
+            if let pacer, await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }

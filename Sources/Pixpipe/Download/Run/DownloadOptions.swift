@@ -21,6 +21,12 @@ public struct DownloadOptions: Sendable {
     public var concurrency: Int = 16
     /// The most transfers at once to one host (`host:port`).
     public var perHostConcurrency: Int = 8
+    /// At most this many attempts start per second to any one host (`nil`: no rate, only the concurrency
+    /// limits); ``hostRequestsPerSecond`` overrides it for named hosts. Within one process: each shard of a
+    /// list paces itself.
+    public var requestsPerSecond: Double? = nil
+    /// Rates of their own for some hosts (lowercased host names, without port), in attempts per second.
+    public var hostRequestsPerSecond: [String: Double] = [:]
     /// The default body limit, 50 MB: bodies are held in memory while they are checked.
     public static let defaultMaxBodyBytes = 50_000_000
     /// The most body bytes accepted for one item; larger bodies fail with `body-too-large`.

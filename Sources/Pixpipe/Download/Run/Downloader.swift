@@ -76,7 +76,8 @@ public final class Downloader: Sendable {
             options: options, client: client,
             network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
             processors: ConcurrencyLimiter(limit: processors), writer: writer,
-            fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel)
+            fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel,
+            pacer: HostRequestPacer(options: options))
         let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
         let task = Task { await batch.run(items, invalidLines: invalidLines) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))

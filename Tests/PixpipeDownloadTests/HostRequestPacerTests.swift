@@ -79,6 +79,78 @@ struct HostRequestPacerTests {
         #expect(await Downloader(options: options).download(items).ok == 4)
         #expect(ContinuousClock.now - start >= .milliseconds(3 * 190))
         #expect(try #require(arrivals.smallestGap("localhost")) >= .milliseconds(180))
-        #expect(HostRequestPacer(options: testOptions(folder)) == nil)
+    }
+
+    @Test("503 without Retry-After slows the host: later requests are spaced, and the summary says so")
+    func overloadSlowsTheHost() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        let arrivals = Arrivals()
+        let jpeg = Bodies.jpeg()
+        let answered = Locked(0)
+        server.route(
+            "/a",
+            .handler { request in
+                arrivals.record(request)
+                let count = answered.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return count == 1 ? .text("busy", status: 503) : .respond(body: jpeg)
+            })
+        let items = (0..<3).map { index in
+            DownloadItem(url: URL(string: "http://127.0.0.1:\(server.port)/a?i=\(index)")!, name: "\(index).jpg")
+        }
+        var options = testOptions(folder)
+        options.perHostConcurrency = 1
+        let summary = await Downloader(options: options).download(items)
+        #expect(summary.ok == 3)
+        #expect((summary.slowedHosts["127.0.0.1"] ?? 0) >= 0.05, "\(summary.slowedHosts)")
+        let times = arrivals.times.withLock { $0["127.0.0.1"] ?? [] }.sorted()
+        #expect(times.count == 4)
+        // After the 503, every request waits at least the slowdown (50 ms, less a fifth per success).
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(30), "\(times)")
+        }
+    }
+
+    @Test("429 with Retry-After pauses the whole host, not only the item that got it")
+    func retryAfterPausesTheHost() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        let arrivals = Arrivals()
+        let jpeg = Bodies.jpeg()
+        let start = Locked<ContinuousClock.Instant?>(nil)
+        let firstAfterPause = Locked<ContinuousClock.Instant?>(nil)
+        server.route(
+            "/busy",
+            .handler { request in
+                arrivals.record(request)
+                let first = start.withLock { value -> Bool in
+                    defer { if value == nil { value = .now } }
+                    return value == nil
+                }
+                return first ? .retryAfter(status: 429, value: "1") : .respond(body: jpeg)
+            })
+        server.route(
+            "/other",
+            .handler { request in
+                arrivals.record(request)
+                firstAfterPause.withLock { if $0 == nil { $0 = .now } }
+                return .respond(body: jpeg)
+            })
+        let base = "http://127.0.0.1:\(server.port)"
+        let items = [
+            DownloadItem(url: URL(string: base + "/busy")!, name: "busy.jpg"),
+            DownloadItem(url: URL(string: base + "/other")!, name: "other.jpg"),
+        ]
+        var options = testOptions(folder)
+        options.perHostConcurrency = 1
+        let summary = await Downloader(options: options).download(items)
+        #expect(summary.ok == 2)
+        let paused = try #require(start.withLock { $0 })
+        let other = try #require(firstAfterPause.withLock { $0 })
+        // One transfer at a time: /other starts after /busy's 429, and the host's pause covers it too.
+        #expect(other - paused >= .milliseconds(950))
     }
 }

@@ -73,6 +73,11 @@ struct FetchOutcome: Sendable {
                 "skipped: " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + (hints.isEmpty ? "" : " (" + hints.joined(separator: "; ") + ")"))
         }
+        for (host, seconds) in summary.slowedHosts.sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "slowed: \(host) answered 429/503, so its requests were spaced up to "
+                    + String(format: "%.2f", seconds) + " s apart")
+        }
         let damaged = ["truncated-image", "corrupt-image"].reduce(0) { $0 + (failuresByKind[$1] ?? 0) }
         if decodesStrictly && damaged > 0 {
             lines.append(

@@ -7,7 +7,7 @@ import Pixpipe
 /// - `{"event":"finished","index":0,"url":"...","status":"ok",...}` with every manifest field;
 /// - `{"event":"summary","ok":..,"failed":..,"skipped":..,"invalid":..,"bytes":..,"failuresByKind":{..},
 ///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N,"unchanged":..,"updated":..,"gone":..,
-///   "redone":..,"skippedByReason":{..}}` last (`updated` items, stored again by `--refresh`, and `redone` items, made again because
+///   "redone":..,"skippedByReason":{..},"slowedHosts":{"HOST":SECONDS}}` last (`updated` items, stored again by `--refresh`, and `redone` items, made again because
 ///   the options changed, are also counted in `ok`).
 enum FetchEventRecord: Encodable {
     /// A line of the list that is not a usable URL.
@@ -21,7 +21,7 @@ enum FetchEventRecord: Encodable {
 
     private enum Key: String, CodingKey {
         case event, index, line, url, error, errorKind, ok, failed, skipped, invalid, bytes, failuresByKind
-        case stopReason, exitStatus, unchanged, updated, gone, redone, skippedByReason
+        case stopReason, exitStatus, unchanged, updated, gone, redone, skippedByReason, slowedHosts
     }
 
     /// Encodes the flat object.
@@ -62,6 +62,7 @@ enum FetchEventRecord: Encodable {
             try container.encode(outcome.summary.gone, forKey: .gone)
             try container.encode(outcome.summary.redone, forKey: .redone)
             try container.encode(outcome.summary.skippedByReason, forKey: .skippedByReason)
+            try container.encode(outcome.summary.slowedHosts, forKey: .slowedHosts)
         }
     }
 }

@@ -28,6 +28,9 @@ public struct DownloadSummary: Sendable, Hashable {
     /// by an earlier run), `already-failed`, `already-gone` (failed or found gone earlier, not retried
     /// without ``DownloadOptions/resume`` set to retry them), `duplicate` (the same URL earlier in the list).
     public var skippedByReason: [String: Int] = [:]
+    /// Hosts that answered `429` or `503` and were slowed down for it, with the longest time the batch then
+    /// left between two requests to each, in seconds.
+    public var slowedHosts: [String: Double] = [:]
     /// Why the batch stopped before the end, or `nil` when it ran to the end.
     public var stopReason: StopReason?
     /// The first lines of the folder's manifest that could not be used (unreadable, too long, naming a file

@@ -24,8 +24,8 @@ struct ItemPipeline: Sendable {
     let writer: any DownloadFileWriting
     let fileWork: BlockingWorkQueue
     let events: EventChannel
-    /// Spaces the attempts to each host; `nil` when no rate is set.
-    var pacer: HostRequestPacer? = nil
+    /// Spaces the attempts to each host, and slows down hosts that say they are overloaded.
+    let pacer: HostRequestPacer
 
     /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
     /// starts, so that transfers start in list order (tasks themselves run in no set order).
@@ -128,14 +128,24 @@ struct ItemPipeline: Sendable {
         let digester = options.storesAsReceived ? BodyDigester() : nil
         let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, FetchError> in
             // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
-            if let pacer, await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
+            if await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
             }
-            return await fetch(
+            let result = await fetch(
                 url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored,
                 redo: job.redo)
+            // Told to the pacer while the slot is still held, so the host's next attempt already knows.
+            if case .success(let response) = result {
+                if response.statusCode == 429 || response.statusCode == 503 {
+                    pacer.overloaded(
+                        url, retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
+                } else if (200..<300).contains(response.statusCode) {
+                    pacer.succeeded(url)
+                }
+            }
+            return result
         }
         let result =
             if let reservation {
@@ -168,11 +178,11 @@ struct ItemPipeline: Sendable {
         case .success(let response) where !(200..<300).contains(response.statusCode):
             attempts.lastStatus = response.statusCode
             let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, body: response.value)
+            let retryAfter = response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
                 return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
             }
-            return .retryable(
-                .fetch(fetchError), retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
+            return .retryable(.fetch(fetchError), retryAfter: retryAfter)
         case .success(let response):
             attempts.lastStatus = response.statusCode
             guard

@@ -1,37 +1,62 @@
 import Foundation
 import PixpipeLocking
+import Synchronization
 
-/// Spaces the requests to each host: at most ``DownloadOptions/requestsPerSecond`` attempts start per
-/// second and host, or a host's own rate from ``DownloadOptions/hostRequestsPerSecond``.
+/// Spaces the requests to each host, and slows a host down when it says it is overloaded.
 ///
-/// Each host has a next free start time; an attempt takes it and moves it on by the host's interval, then
-/// sleeps until its turn. The turn is taken while the attempt holds its transfer slot, so slots freed after
-/// a stall never release a burst; and before the attempt's clocks start, so waiting never eats into its
-/// timeout. The rate holds within one process: shards run as several processes each pace themselves.
+/// - Rates: at most ``DownloadOptions/requestsPerSecond`` attempts start per second and host, or a host's
+///   own rate from ``DownloadOptions/hostRequestsPerSecond``. Each host has a next free start time; an
+///   attempt takes it and moves it on by the host's interval, then sleeps until its turn. The turn is taken
+///   while the attempt holds its transfer slot, so slots freed after a stall never release a burst; and
+///   before the attempt's clocks start, so waiting never eats into its timeout.
+/// - Slowdown: a `429` or `503` with `Retry-After` makes the whole host wait that long, not just the item
+///   that got it; without `Retry-After`, the host's interval grows by ``initialSlowdown``, doubling with each
+///   further one up to ``maximumSlowdown``, and every success takes a fifth off it (gone below 10 ms), so a
+///   host that fails now and then recovers between failures while one that keeps failing is asked ever
+///   more rarely. Every item of the host then retries on the host's schedule instead of its own.
+///
+/// All within one process: shards run as several processes, each pacing itself. With no rate set and no
+/// host slowed, ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
 final class HostRequestPacer: Sendable {
+    /// The extra interval a host gets on its first overload answer without `Retry-After`: 50 ms.
+    static let initialSlowdown = Duration.milliseconds(50)
+    /// The largest extra interval: 30 s between two requests to the host.
+    static let maximumSlowdown = Duration.seconds(30)
+    private struct HostState {
+        var nextStart: ContinuousClock.Instant?
+        var slowdown: Duration = .zero
+    }
+
     private let defaultInterval: Duration?
     private let intervals: [String: Duration]
-    private let nextStart = Locked([String: ContinuousClock.Instant]())
+    private let hosts = Locked([String: HostState]())
+    /// The largest interval each slowed host reached (its rate's plus the slowdown), for the summary.
+    private let slowest = Locked([String: Duration]())
+    /// Whether any host has ever been slowed or paused: until then an unpaced batch takes no lock.
+    private let engaged = Atomic<Bool>(false)
 
-    /// A pacer for `options`' rates, or `nil` when no rate is set (the batch then takes no lock for it).
-    init?(options: DownloadOptions) {
-        guard options.requestsPerSecond != nil || !options.hostRequestsPerSecond.isEmpty else { return nil }
+    /// A pacer for `options`' rates.
+    init(options: DownloadOptions) {
         defaultInterval = options.requestsPerSecond.flatMap(Self.interval)
         var intervals: [String: Duration] = [:]
         for (host, rate) in options.hostRequestsPerSecond {
             if let interval = Self.interval(rate) { intervals[host.lowercased()] = interval }
         }
         self.intervals = intervals
+        if defaultInterval != nil || !intervals.isEmpty { engaged.store(true, ordering: .relaxed) }
     }
 
     /// Waits for the next free start time of `url`'s host; `false` when cancelled while waiting.
     func waitForTurn(_ url: URL) async -> Bool {
-        let host = url.host?.lowercased() ?? ""
-        guard let interval = intervals[host] ?? defaultInterval else { return true }
+        guard engaged.load(ordering: .relaxed) else { return true }
+        let host = Self.host(url)
+        let base = intervals[host] ?? defaultInterval ?? .zero
         let now = ContinuousClock.now
-        let turn = nextStart.withLock { table in
-            let turn = max(now, table[host] ?? now)
-            table[host] = turn + interval
+        let turn = hosts.withLock { table -> ContinuousClock.Instant in
+            var state = table[host] ?? HostState()
+            let turn = max(now, state.nextStart ?? now)
+            state.nextStart = turn + base + state.slowdown
+            table[host] = state
             return turn
         }
         guard turn > now else { return true }
@@ -42,6 +67,48 @@ final class HostRequestPacer: Sendable {
             return false
         }
     }
+
+    /// `url`'s host answered `429` or `503`: it waits `retryAfter` as a whole, or without one is slowed down.
+    func overloaded(_ url: URL, retryAfter: Duration?) {
+        let host = Self.host(url)
+        engaged.store(true, ordering: .relaxed)
+        let base = intervals[host] ?? defaultInterval ?? .zero
+        let reached = hosts.withLock { table -> Duration in
+            var state = table[host] ?? HostState()
+            let now = ContinuousClock.now
+            if let retryAfter {
+                state.nextStart = max(state.nextStart ?? now, now + retryAfter)
+            } else {
+                state.slowdown =
+                    state.slowdown == .zero ? Self.initialSlowdown : min(state.slowdown * 2, Self.maximumSlowdown)
+                // The next request waits the new interval from now, not from the last turn.
+                state.nextStart = max(state.nextStart ?? now, now + base + state.slowdown)
+            }
+            table[host] = state
+            return base + state.slowdown
+        }
+        guard reached > base else { return }
+        slowest.withLock { $0[host] = max($0[host] ?? .zero, reached) }
+    }
+
+    /// `url`'s host answered with success: a slowed host's extra interval shrinks by a fifth.
+    func succeeded(_ url: URL) {
+        guard engaged.load(ordering: .relaxed) else { return }
+        let host = Self.host(url)
+        hosts.withLock { table in
+            guard var state = table[host], state.slowdown > .zero else { return }
+            state.slowdown = state.slowdown * 4 / 5
+            if state.slowdown < .milliseconds(10) { state.slowdown = .zero }
+            table[host] = state
+        }
+    }
+
+    /// The hosts that were slowed, with the longest time between two of their requests, in seconds.
+    var slowedHosts: [String: Double] {
+        slowest.withLock { $0.mapValues { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } }
+    }
+
+    private static func host(_ url: URL) -> String { url.host?.lowercased() ?? "" }
 
     /// The time between two starts at `rate` a second; `nil` for no limit (a rate of 0 or less, or not finite).
     private static func interval(_ rate: Double) -> Duration? {

@@ -50,6 +50,7 @@ struct DownloadBatch: Sendable {
             return summary
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
+        summary.slowedHosts = pipeline.pacer.slowedHosts
         summary.manifestIssues = manifest.issues
         summary.unusableManifestLines = manifest.issueCount
         if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }

@@ -34,7 +34,9 @@ struct FetchCommand: Command {
         Politeness: --concurrency and --per-host bound the transfers at once; --rate N/s (or N/min) spaces the
         requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
         The rate holds within one process: with --shard, each shard keeps it, so N shards of one host's list
-        ask N times as often. The User-Agent names pixpipe and its version unless --user-agent says otherwise.
+        ask N times as often. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
+        one its requests are spaced further, less so after each success), and the summary names it. The
+        User-Agent names pixpipe and its version unless --user-agent says otherwise.
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file), recipe (what made the file:

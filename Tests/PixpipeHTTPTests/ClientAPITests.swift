@@ -12,7 +12,9 @@ extension SocketTests {
             server = try TestHTTPServer()
         }
 
-        func client(adapters: [any RequestAdapter] = [], userAgent: String? = "pixpipe/0.1") -> HTTPClient {
+        func client(adapters: [any RequestAdapter] = [], userAgent: String? = HTTPClient.Configuration.defaultUserAgent)
+            -> HTTPClient
+        {
             HTTPClient(
                 configuration: .init(
                     baseURL: server.baseURL, timeout: .seconds(5), retryPolicy: .none, userAgent: userAgent,
@@ -22,7 +24,7 @@ extension SocketTests {
         @Test func defaultUserAgentIdentifiesTheTool() async throws {
             server.route("/ua", .text("ok"))
             _ = try await client().send(Request<String>(path: "/ua"))
-            #expect(server.requests("/ua").first?.headers["user-agent"] == "pixpipe/0.1")
+            #expect(server.requests("/ua").first?.headers["user-agent"] == "Pixpipe/0.1.0")
             var request = Request<String>(path: "/ua")
             request.headers["User-Agent"] = "custom/2"
             _ = try await client().send(request)

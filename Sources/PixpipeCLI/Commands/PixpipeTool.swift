@@ -1,7 +1,9 @@
+import Pixpipe
+
 /// The `pixpipe` tool: picks the command named by the first argument, handles help, version and usage errors.
 struct PixpipeTool: Sendable {
     /// The version `pixpipe --version` prints.
-    static let version = "0.1.0"
+    static let version = HTTPClient.Configuration.pixpipeVersion
 
     /// The commands, in the order `pixpipe --help` lists them.
     let commands: [any Command] = [

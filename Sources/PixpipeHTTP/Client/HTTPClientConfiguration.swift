@@ -32,8 +32,11 @@ extension HTTPClient {
         /// Called after each attempt, with its outcome and the retry decision.
         public var onAttempt: (@Sendable (AttemptEvent) -> Void)?
 
-        /// The default `User-Agent`, which identifies this package.
-        public static let defaultUserAgent = "pixpipe/0.1"
+        /// The default `User-Agent`, which names this package and its version (sites refuse anonymous clients
+        /// first).
+        public static let defaultUserAgent = "Pixpipe/\(pixpipeVersion)"
+        /// The package's version, as the default `User-Agent` and `pixpipe --version` give it.
+        public static let pixpipeVersion = "0.1.0"
         /// The default body limit: 100 MiB.
         public static let defaultMaxBodyBytes = 100 << 20
 

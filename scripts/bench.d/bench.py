@@ -491,6 +491,8 @@ def main():
     with contextlib.ExitStack() as stack:
         if not args.keep_outputs:
             stack.callback(shutil.rmtree, scratch, True)
+            # The disk rows (fetch-disk) write under the working folder, not the scratch.
+            stack.callback(shutil.rmtree, os.path.join(ctx.work, "fetch-disk", "out"), True)
         if any(c.needs_server for c in selected):
             server = stack.enter_context(Nginx(BENCH_DIR, os.path.join(inputs_root, "www")))
             log(f"nginx: serving {inputs_root}/www on 127.0.0.1:{server.port}")

@@ -21,11 +21,15 @@ def _files(root, folder, predicate):
 
 
 def _fs_type(path):
-    """The file system type of the folder path (or of its nearest existing parent), as `stat -f` names it."""
+    """The file system type of the folder path (or of its nearest existing parent), as findmnt names it."""
     path = os.path.abspath(path)
     while not os.path.exists(path):
         path = os.path.dirname(path)
     try:
+        found = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "-T", path], capture_output=True, text=True)
+        if found.stdout.strip():
+            return found.stdout.strip()
+        # stat names ext4 "ext2/ext3" (one magic number for all three): findmnt first, stat where it is missing.
         return subprocess.run(["stat", "-f", "-c", "%T", path], capture_output=True, text=True).stdout.strip() or "?"
     except OSError:
         return "?"
@@ -345,7 +349,8 @@ def build(ctx):
                 disk_fetch("pixpipe --no-verify", "no-verify", "--no-verify"),
             ],
             targets=[
-                Target("curl + jpeginfo + sync -f", "time", 1.5, "verified and durable: 1.5x curl + jpeginfo + sync -f"),
+                Target("curl + jpeginfo + sync -f", "time", 1.5,
+                       "verified and durable: 1.5x curl + jpeginfo + sync -f"),
                 Target("curl + sync -f", "time", 1.0, "--no-verify: at least curl + sync -f",
                        side="pixpipe --no-verify"),
                 Target("curl + sync -f", "memory", 0.5, "peak memory no more than 2x curl's"),

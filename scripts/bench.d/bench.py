@@ -207,7 +207,8 @@ def run_comparison(comparison, ctx, runs, env, timeout):
     os.makedirs(log_dir, exist_ok=True)
     runs = max(runs, comparison.min_runs or 0)
     for run_index in range(runs):
-        for state in sides:
+        ordered = sides[::-1] if comparison.alternate and run_index % 2 else sides
+        for state in ordered:
             side = state["side"]
             if state["status"] != "ok" or (side.max_runs is not None and run_index >= side.max_runs):
                 continue
@@ -253,6 +254,9 @@ def run_comparison(comparison, ctx, runs, env, timeout):
             )
     summary = summarize(comparison, sides, ctx, env, timeout)
     shutil.rmtree(ctx.trash, ignore_errors=True)
+    for side in comparison.sides:
+        if side.out_dir:
+            shutil.rmtree(os.path.join(os.path.dirname(os.path.abspath(side.out_dir)), ".trash"), ignore_errors=True)
     return summary
 
 
@@ -280,6 +284,11 @@ def clear_directory(directory, trash):
     """
     if os.path.exists(directory):
         os.makedirs(trash, exist_ok=True)
+        if os.stat(trash).st_dev != os.stat(directory).st_dev:
+            # A folder on another file system than the scratch (the disk rows): a trash beside it, so the
+            # move stays a rename; removed with the scratch's trash after the comparison.
+            trash = os.path.join(os.path.dirname(os.path.abspath(directory)), ".trash")
+            os.makedirs(trash, exist_ok=True)
         os.rename(directory, os.path.join(trash, f"{len(os.listdir(trash))}-{os.path.basename(directory)}"))
     os.makedirs(directory)
 
@@ -482,6 +491,8 @@ def main():
     with contextlib.ExitStack() as stack:
         if not args.keep_outputs:
             stack.callback(shutil.rmtree, scratch, True)
+            # The disk rows (fetch-disk) write under the working folder, not the scratch.
+            stack.callback(shutil.rmtree, os.path.join(ctx.work, "fetch-disk", "out"), True)
         if any(c.needs_server for c in selected):
             server = stack.enter_context(Nginx(BENCH_DIR, os.path.join(inputs_root, "www")))
             log(f"nginx: serving {inputs_root}/www on 127.0.0.1:{server.port}")

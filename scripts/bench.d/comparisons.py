@@ -6,6 +6,7 @@ joined here; the classes they share are in model.py.
 """
 
 import os
+import subprocess
 
 import camera
 import colour
@@ -17,6 +18,21 @@ from model import Comparison, Side, Target, sh
 
 def _files(root, folder, predicate):
     return sorted(os.path.join(root, folder, name) for name in os.listdir(os.path.join(root, folder)) if predicate(name))
+
+
+def _fs_type(path):
+    """The file system type of the folder path (or of its nearest existing parent), as findmnt names it."""
+    path = os.path.abspath(path)
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    try:
+        found = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "-T", path], capture_output=True, text=True)
+        if found.stdout.strip():
+            return found.stdout.strip()
+        # stat names ext4 "ext2/ext3" (one magic number for all three): findmnt first, stat where it is missing.
+        return subprocess.run(["stat", "-f", "-c", "%T", path], capture_output=True, text=True).stdout.strip() or "?"
+    except OSError:
+        return "?"
 
 
 def build(ctx):
@@ -245,7 +261,7 @@ def build(ctx):
     rows.append(
         Comparison(
             name="fetch-small",
-            title=f"fetch {small_count} x 30 KB from nginx on loopback, 32 at a time",
+            title=f"fetch {small_count} x 30 KB from nginx on loopback, 32 at a time ({_fs_type(ctx.scratch)})",
             work={"files": small_count, "bytes": small_bytes},
             needs_server=True,
             sides=[
@@ -289,6 +305,67 @@ def build(ctx):
             note=("32 connections to the one host on every side. pixpipe also proves each JPEG complete (a 1/8 "
                   "decode), hashes it (SHA-256), writes it atomically and appends a manifest line; --no-verify "
                   "skips the decode. The transport alone is the transport-small row."),
+        )
+    )
+
+    # The fetch rows where users keep their files: the disk under the bench's working folder, each run
+    # into a fresh folder (the last run's is renamed aside, never deleted inside a timed run), order
+    # alternated, each pixpipe side against the peer giving the same guarantee.
+    disk = lambda side: os.path.join(ctx.work, "fetch-disk", "out", side)  # noqa: E731
+    disk_fs = _fs_type(disk(""))
+
+    def disk_fetch(name, folder, *extra):
+        """A `pixpipe fetch` side of the fetch-disk row (durable when it exits 0), 32 connections."""
+        return Side(
+            name,
+            [pixpipe, "fetch", ctx.list_path("small", "txt"), "--out", disk(folder),
+             "--concurrency", "32", "--per-host", "32", *extra],
+            out_dir=disk(folder),
+            is_pixpipe=True,
+            pixpipe_subcommand="fetch",
+        )
+
+    def curl_disk(name, folder, verify):
+        """curl --parallel into a fresh folder, then (verify) jpeginfo -c over every file, then sync -f."""
+        check = 'find "$2" -type f -print0 | xargs -0 -P 2 -n 500 jpeginfo -c >/dev/null && ' if verify else ""
+        return Side(
+            name,
+            sh('curl --parallel --parallel-max 32 -s --create-dirs -K "$1" && ' + check + 'sync -f "$2"',
+               ctx.list_path("small", "curl", disk(folder)), disk(folder)),
+            out_dir=disk(folder),
+            requires=("curl", "jpeginfo") if verify else ("curl",),
+        )
+
+    rows.append(
+        Comparison(
+            name="fetch-disk",
+            title=f"fetch {small_count} x 30 KB from nginx on loopback to the disk ({disk_fs}), 32 at a time",
+            work={"files": small_count, "bytes": small_bytes},
+            needs_server=True,
+            sides=[
+                curl_disk("curl + jpeginfo + sync -f", "curl-verified", True),
+                disk_fetch("pixpipe", "pixpipe"),
+                curl_disk("curl + sync -f", "curl", False),
+                disk_fetch("pixpipe --no-verify", "no-verify", "--no-verify"),
+            ],
+            targets=[
+                Target("curl + jpeginfo + sync -f", "time", 1.5,
+                       "verified and durable: 1.5x curl + jpeginfo + sync -f"),
+                Target("curl + sync -f", "time", 1.0, "--no-verify: at least curl + sync -f",
+                       side="pixpipe --no-verify"),
+                Target("curl + sync -f", "memory", 0.5, "peak memory no more than 2x curl's"),
+                Target("curl + sync -f", "memory", 0.5, "--no-verify: peak memory no more than 2x curl's",
+                       side="pixpipe --no-verify"),
+            ],
+            expected_files=small_count,
+            throughput="files/s",
+            alternate=True,
+            min_runs=7,
+            note=(f"Written to {disk_fs} under .bench/work/fetch-disk, a fresh folder per run, sides in alternating "
+                  "order. Each pixpipe side is timed against the peer with its guarantee: verified and durable "
+                  "against curl, then jpeginfo -c over every file (two processes at a time), then sync -f of the "
+                  "folder's file system; --no-verify against curl then sync -f. Peak memory is the largest single "
+                  "process (curl's on the peer sides)."),
         )
     )
 

@@ -67,6 +67,9 @@ class Comparison:
     # A row that is not sides run side by side (fetch-scale): runner(comparison, ctx, env, timeout, log)
     # measures it and returns the result the report prints.
     runner: object = None
+    # Run the sides in the reverse order on every other run (A B C, C B A, ...), so no side always
+    # follows the same neighbour: on a disk, one side's write-back still draining slows the next one.
+    alternate: bool = False
 
 
 def sh(script, *args):

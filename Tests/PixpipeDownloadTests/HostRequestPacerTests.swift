@@ -27,10 +27,9 @@ struct HostRequestPacerTests {
         func count(_ host: String) -> Int { times.withLock { $0[host]?.count ?? 0 } }
     }
 
-    @Test("At 10 requests a second per host, two hosts each get their requests 100 ms apart or more")
-    func ratePerHost() async throws {
+    /// A server answering `/a` with a JPEG, and the arrivals it records.
+    static func imageServer() throws -> (TestHTTPServer, Arrivals) {
         let server = try TestHTTPServer()
-        let folder = TemporaryFolder()
         let arrivals = Arrivals()
         let jpeg = Bodies.jpeg()
         server.route(
@@ -39,6 +38,13 @@ struct HostRequestPacerTests {
                 arrivals.record(request)
                 return .respond(body: jpeg)
             })
+        return (server, arrivals)
+    }
+
+    @Test("At 10 requests a second per host, two hosts each get their requests 100 ms apart or more")
+    func ratePerHost() async throws {
+        let (server, arrivals) = try Self.imageServer()
+        let folder = TemporaryFolder()
         let hosts = ["127.0.0.1", "localhost"]
         let items = (0..<5).flatMap { index in
             hosts.map { host in
@@ -57,18 +63,10 @@ struct HostRequestPacerTests {
         }
     }
 
-    @Test("A host's own rate overrides the default; no rate at all leaves the batch unpaced")
+    @Test("A host's own rate overrides the default")
     func hostOverride() async throws {
-        let server = try TestHTTPServer()
+        let (server, arrivals) = try Self.imageServer()
         let folder = TemporaryFolder()
-        let arrivals = Arrivals()
-        let jpeg = Bodies.jpeg()
-        server.route(
-            "/a",
-            .handler { request in
-                arrivals.record(request)
-                return .respond(body: jpeg)
-            })
         let items = (0..<4).map { index in
             DownloadItem(url: URL(string: "http://localhost:\(server.port)/a?i=\(index)")!, name: "\(index).jpg")
         }

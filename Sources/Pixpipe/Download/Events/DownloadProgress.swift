@@ -64,6 +64,8 @@ public struct DownloadProgress: Sendable, Hashable {
             case .gone: gone += 1
             }
         case .stopped:
+            // Transfers cut short by a stop keep their bytes, so the count never goes down.
+            finishedBytes += transfers.values.reduce(0) { $0 + $1.total }
             transfers.removeAll()
         }
     }

@@ -152,17 +152,23 @@ def write_chart(path, meta, results):
     import matplotlib.pyplot as plt
 
     # One bar per peer on the row's primary metric, plus every other (peer, metric) a target names
-    # (the folder thumbnail's memory). A target's threshold is drawn as a black tick on its bar.
+    # (the folder thumbnail's memory). A target's threshold is drawn as a black tick on its bar. A target
+    # about another pixpipe side (`fetch --no-verify`) gets a bar of its own with that side's ratio, so
+    # its threshold is never drawn on the default side's bar.
     bars = []
     for result in results:
-        thresholds = {(t["peer"], t["metric"]): t["threshold"] for t in result["targets"]
-                      if t["metric"] not in ("psnr", "peak_mb")}
+        ratio_targets = [t for t in result["targets"] if t["metric"] not in ("psnr", "peak_mb")]
+        thresholds = {(t["peer"], t["metric"]): t["threshold"] for t in ratio_targets if "side" not in t}
         wanted = [(peer, result["primary"]) for peer in result["ratios"]]
         wanted += [key for key in thresholds if key not in wanted]
         for peer, metric in wanted:
             ratio = result["ratios"].get(peer, {}).get(metric)
             if ratio is not None:
                 bars.append((f"{result['title']}\nvs {peer} ({metric})", ratio, thresholds.get((peer, metric))))
+        for target in ratio_targets:
+            if "side" in target and target.get("ratio") is not None:
+                label = f"{result['title']}\n{target['side']} vs {target['peer']} ({target['metric']})"
+                bars.append((label, target["ratio"], target["threshold"]))
     height = max(3.0, 0.55 * len(bars) + 1.5)
     figure, axes = plt.subplots(figsize=(10, height))
     if not bars:

@@ -144,6 +144,22 @@ struct HEIFThumbnailTests {
         #expect(thumbnail.pixels == (try Self.fromPrimary(data, options)).pixels)
     }
 
+    @Test(
+        "grid tiles decoded on the calling thread give the pixels of libheif's own tile threads",
+        .enabled(if: Corpora.isAvailable), arguments: ["gen-grid-3x2-1500x1000.heic", "nuke-img_751.heic"])
+    func gridOnOneThread(_ name: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("heif", name)))
+        let single = try data.withUnsafeBytes { bytes in
+            let context = try HEIFContext(bytes: bytes, pixelLimit: nil, decodingThreads: 1)
+            return try HEIFCodec.decode(context.primary, depth: context.depth, options: DecodeOptions())
+        }
+        let threaded = try Image(data: data)
+        #expect(single.width == threaded.width && single.height == threaded.height)
+        #expect(single.pixels == threaded.pixels)
+        let thumbnail = try Thumbnailer(.init(size: .box(300))).thumbnail(data: data)
+        #expect(thumbnail.pixels == (try Self.fromPrimary(data, .init(size: .box(300)))).pixels)
+    }
+
     @Test("the proportions check allows writers' rounding and refuses a turned shape")
     func sameShape() {
         #expect(HEIFContext.sameShape(320, 240, 4032, 3024))

@@ -12,8 +12,8 @@ final class HEIFContext {
 
     /// Parses `bytes`, which must stay valid while the context lives; `pixelLimit` names the limit in the
     /// error when libheif's own side limit (32,768) refuses an image or grid while parsing.
-    /// `decodingThreads` bounds the threads libheif decodes a grid's tiles on (1: the calling thread only,
-    /// for callers that already run one decode per core); `nil` keeps libheif's default.
+    /// `decodingThreads` bounds the threads libheif decodes a grid's tiles on (1: the calling thread only);
+    /// `nil` keeps libheif's default (4).
     init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?, decodingThreads: Int? = nil) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .truncated(format: .heif, reason: "empty input")

@@ -1,4 +1,5 @@
 import CPixpipeHEIF
+import Foundation
 
 extension HEIFCodec {
     /// A thumbnail from the file's own thumbnail image when one is at least the size the thumbnail is resized
@@ -13,10 +14,15 @@ extension HEIFCodec {
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
         try source.withBytes { (bytes) throws(ThumbnailError) in
             let options = thumbnailer.options
-            // One parse for the plan and the decode (the shared path parses the boxes twice).
+            // One parse for the plan and the decode (the shared path parses the boxes twice). A grid's tiles
+            // decode on up to one thread per core, not libheif's 4, and not on one thread even when the batch
+            // runs a thumbnail per core (maximumConcurrency 1): the batch's last files, or a lone file, would
+            // leave cores idle, and two workers of two tile threads each on 2 cores cost no more CPU time
+            // than one each (docs/benchmarks.md, the HEIC folder rows).
             let context = try Thumbnailer.decoding { () throws(ImageDecodingError) in
                 try HEIFContext(
-                    bytes: bytes, pixelLimit: options.pixelLimit, decodingThreads: options.maximumConcurrency)
+                    bytes: bytes, pixelLimit: options.pixelLimit,
+                    decodingThreads: ProcessInfo.processInfo.activeProcessorCount)
             }
             let plan = try Thumbnailer.Plan(
                 width: context.width, height: context.height, orientation: .up, format: .heif, options)

@@ -60,7 +60,8 @@ struct HEIFThumbnailTests {
         #expect(process.terminationStatus == 0, "heif-enc \(arguments)")
     }
 
-    @Test("a thumbnail made by heif-enc -t is used from its size down, and the primary above it",
+    @Test(
+        "a thumbnail made by heif-enc -t is used from its size down, and the primary above it",
         .enabled(if: FileManager.default.isExecutableFile(atPath: heifEnc)))
     func heifEncThreshold() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heif-thumb-\(UUID().uuidString)")

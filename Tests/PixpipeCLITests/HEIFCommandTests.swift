@@ -73,6 +73,36 @@ struct HEIFCommandTests {
         #expect(small.width == 43 && small.height == 64)
     }
 
+    @Test(
+        "thumbnail of a folder of HEICs made by heif-enc -t: from the 320 px thumbnail image at 256, the primary at 400",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc")))
+    func embeddedThumbnail() throws {
+        let directory = try TemporaryDirectory()
+        let png = try directory.write(
+            TestImages.png(TestImages.gradient(width: 1200, height: 900, layout: .rgb)), to: "in.png")
+        let folder = directory.path("photos")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let heic = "\(folder)/photo.heic"
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        encoder.arguments = ["-q", "60", "-t", "320", "-o", heic, png]
+        encoder.standardOutput = FileHandle.nullDevice
+        try encoder.run()
+        encoder.waitUntilExit()
+        #expect(encoder.terminationStatus == 0)
+        let primary = try Image(contentsOfFile: heic)
+        for (side, fromThumbnail) in [(256, true), (400, false)] {
+            let out = directory.path("thumbs-\(side)")
+            let run = try pixpipe.run(["thumbnail", folder, "--out", out, "--size", "\(side)", "--format", "png"])
+            #expect(run.status == 0, "\(run.errors)")
+            let made = try Image(contentsOfFile: "\(out)/photo.png")
+            let expected = try Thumbnailer(.init(size: .box(side))).thumbnail(of: primary)
+            #expect(made.width == expected.width && made.height == expected.height)
+            #expect((made.pixels == expected.pixels) == !fromThumbnail, "\(side)")
+            #expect(made.psnr(expected) > 30, "\(side)")
+        }
+    }
+
     @Test("fetch verifies a HEIC, names it .heic and records format heif")
     func fetch() throws {
         let directory = try TemporaryDirectory()

@@ -43,6 +43,11 @@ reference tools of the libraries pixpipe uses (heif-enc 1.15 with x265, cjxl 0.7
                                         cjxl 0.7 writes the same bytes with -p)
     tiff-huge/h20000.tif                one 20,000 x 20,000 striped LZW RGB TIFF (a replicated Kodak mosaic,
                                         vips tiffsave); 10,000 x 10,000 (h10000.tif) with --quick
+
+The HEICs carrying a thumbnail image are a fourth step (HEIC_THUMB_VERSION, marker .heic-thumb-<version>):
+    thumbs-src-heic-thumb/c12-NN.heic   the thumbs-src-heic recipe (same photos, 10-bit Display P3,
+                                        heif-enc -b 10 -q 80) plus -t 320: a 320x240 'thmb' item beside the
+                                        primary, as phones store one
 """
 
 import json
@@ -75,6 +80,9 @@ CAMERA_SIZES = {
     "full": (8, 8, 20000),
 }
 CAMERA_SIZE = (4032, 3024)
+HEIC_THUMB_VERSION = "t1"
+# The side of the square heif-enc -t fits the thumbnail image into (4032x3024 gives 320x240).
+HEIC_THUMB_SIDE = 320
 
 
 def _tiles(corpus):
@@ -320,14 +328,8 @@ def _build_camera(root, corpus, mode, log):
                 _run(["vips", "copy", png, f"{tiff}[{options}]"])
                 add(tiff, width, height)
         if index < heic_count:
-            # 16-bit P3 pixels with the profile embedded: heif-enc writes 10 bits and the ICC profile.
-            p3 = os.path.join(tmp, f"{stem}-p3.v")
-            _run(["vips", "icc_transform", png, p3, profile, "--input-profile", "srgb", "--depth", "16",
-                  "--embedded"])
-            p3_png = os.path.join(tmp, f"{stem}-p3.png")
-            _run(["vips", "pngsave", p3, p3_png, "--compression", "1", "--profile", profile])
             heic = os.path.join(root, "thumbs-src-heic", f"{stem}.heic")
-            _run(["heif-enc", "-b", "10", "-q", "80", "-p", "x265:frame-threads=1", "-o", heic, p3_png])
+            _p3_heic(png, heic, profile, tmp, stem)
             add(heic, width, height)
         if index < jxl_count:
             jxl = os.path.join(root, "thumbs-src-jxl", f"{stem}.jxl")
@@ -343,6 +345,44 @@ def _build_camera(root, corpus, mode, log):
     huge = os.path.join(root, "tiff-huge", f"h{huge_side}.tif")
     _run(["vips", "crop", replicated, f"{huge}[compression=lzw]", "0", "0", str(huge_side), str(huge_side)])
     add(huge, huge_side, huge_side)
+    shutil.rmtree(tmp)
+    with open(os.path.join(root, "manifest.json"), "w") as handle:
+        json.dump(entries, handle, indent=1, sort_keys=True)
+
+
+def _p3_heic(png, heic, profile, tmp, stem, extra=()):
+    """`png` (sRGB) as a 10-bit Display P3 HEIC with the profile embedded, the thumbs-src-heic recipe."""
+    # 16-bit P3 pixels with the profile embedded: heif-enc writes 10 bits and the ICC profile.
+    p3 = os.path.join(tmp, f"{stem}-p3.v")
+    _run(["vips", "icc_transform", png, p3, profile, "--input-profile", "srgb", "--depth", "16", "--embedded"])
+    p3_png = os.path.join(tmp, f"{stem}-p3.png")
+    _run(["vips", "pngsave", p3, p3_png, "--compression", "1", "--profile", profile])
+    _run(["heif-enc", "-b", "10", "-q", "80", "-p", "x265:frame-threads=1", *extra, "-o", heic, p3_png])
+
+
+def _build_heic_thumb(root, corpus, mode, log):
+    """The thumbs-src-heic photos again, each with a 320x240 thumbnail image (heif-enc -t)."""
+    heic_count = CAMERA_SIZES[mode][0]
+    profile = os.path.join(os.path.dirname(corpus), "heif", "display-p3.icc")
+    if not shutil.which("heif-enc") or not shutil.which("vips") or not os.path.exists(profile):
+        raise SystemExit("bench: the HEIC thumbnail inputs need heif-enc, vips and the corpora's display-p3.icc")
+    entries = manifest(root)
+    folder = os.path.join(root, "thumbs-src-heic-thumb")
+    tmp = os.path.join(root, "heic-thumb-tmp")
+    for path in (folder, tmp):
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+    width, height = CAMERA_SIZE
+    log(f"inputs: {heic_count} HEIC photos (10-bit P3) with a {HEIC_THUMB_SIDE} px thumbnail image")
+    for index, image in enumerate(_camera_photos(corpus, heic_count)):
+        stem = f"c12-{index:02d}"
+        png = os.path.join(tmp, f"{stem}.png")
+        image.save(png, "PNG", compress_level=1)
+        heic = os.path.join(folder, f"{stem}.heic")
+        _p3_heic(png, heic, profile, tmp, stem, extra=("-t", str(HEIC_THUMB_SIDE)))
+        entries[os.path.relpath(heic, root)] = {"bytes": os.path.getsize(heic), "width": width, "height": height}
+        for name in os.listdir(tmp):
+            os.remove(os.path.join(tmp, name))
     shutil.rmtree(tmp)
     with open(os.path.join(root, "manifest.json"), "w") as handle:
         json.dump(entries, handle, indent=1, sort_keys=True)
@@ -371,6 +411,13 @@ def prepare(bench_dir, corpus, mode, log=print):
                 os.remove(os.path.join(root, old))
         _build_camera(root, corpus, mode, log)
         open(camera_marker, "w").close()
+    heic_thumb_marker = os.path.join(root, f".heic-thumb-{HEIC_THUMB_VERSION}")
+    if not os.path.exists(heic_thumb_marker):
+        for old in os.listdir(root):
+            if old.startswith(".heic-thumb-"):
+                os.remove(os.path.join(root, old))
+        _build_heic_thumb(root, corpus, mode, log)
+        open(heic_thumb_marker, "w").close()
     return root
 
 

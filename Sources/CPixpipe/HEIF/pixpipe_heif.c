@@ -13,6 +13,7 @@
     X(heif_context_free)                                                                                   \
     X(heif_context_read_from_memory_without_copy)                                                          \
     X(heif_context_set_maximum_image_size_limit)                                                           \
+    X(heif_context_set_max_decoding_threads)                                                               \
     X(heif_context_get_primary_image_handle)                                                               \
     X(heif_context_get_number_of_top_level_images)                                                         \
     X(heif_context_get_list_of_top_level_image_IDs)                                                        \
@@ -63,6 +64,7 @@
     X(heif_encoding_options_alloc)                                                                         \
     X(heif_encoding_options_free)                                                                          \
     X(heif_context_encode_image)                                                                           \
+    X(heif_context_encode_thumbnail)                                                                       \
     X(heif_context_add_exif_metadata)                                                                      \
     X(heif_context_add_XMP_metadata)                                                                       \
     X(heif_context_write)
@@ -132,6 +134,9 @@ struct heif_error pxp_heif_context_read_from_memory_without_copy(
 }
 void pxp_heif_context_set_maximum_image_size_limit(struct heif_context *ctx, int maximum_width) {
     pxp_fn_heif_context_set_maximum_image_size_limit(ctx, maximum_width);
+}
+void pxp_heif_context_set_max_decoding_threads(struct heif_context *ctx, int max_threads) {
+    pxp_fn_heif_context_set_max_decoding_threads(ctx, max_threads);
 }
 struct heif_error pxp_heif_context_get_primary_image_handle(struct heif_context *ctx, struct heif_image_handle **handle) {
     return pxp_fn_heif_context_get_primary_image_handle(ctx, handle);
@@ -288,6 +293,18 @@ struct heif_error pxp_heif_context_encode_image(
         options->image_orientation = (enum heif_orientation)orientation;
     }
     struct heif_error error = pxp_fn_heif_context_encode_image(ctx, image, encoder, options, handle);
+    if (options != NULL) pxp_fn_heif_encoding_options_free(options);
+    return error;
+}
+struct heif_error pxp_heif_context_encode_thumbnail(
+    struct heif_context *ctx, const struct heif_image *image, const struct heif_image_handle *primary,
+    struct heif_encoder *encoder, int orientation, int bbox_size, struct heif_image_handle **handle) {
+    struct heif_encoding_options *options = pxp_fn_heif_encoding_options_alloc();
+    if (options != NULL && orientation >= 1 && orientation <= 8) {
+        options->image_orientation = (enum heif_orientation)orientation;
+    }
+    struct heif_error error =
+        pxp_fn_heif_context_encode_thumbnail(ctx, image, primary, encoder, options, bbox_size, handle);
     if (options != NULL) pxp_fn_heif_encoding_options_free(options);
     return error;
 }

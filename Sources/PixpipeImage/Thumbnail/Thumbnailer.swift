@@ -8,7 +8,9 @@ import Foundation
 /// as libpng produces them, so peak memory does not grow with the source; interlaced PNGs are decoded
 /// whole under the pixel limit. The EXIF orientation is applied after resizing (fewer pixels to move),
 /// with the target read in upright pixels, so a 6-oriented 4000x3000 photo fit into 256 gives 192x256; an
-/// AVIF clean aperture (`clap`) is cut before resizing, so the target is read in the cropped picture.
+/// AVIF clean aperture (`clap`) is cut before resizing, so the target is read in the cropped picture. A HEIC
+/// whose own thumbnail image is at least the resized size (phones store one) is thumbnailed from that image,
+/// without decoding the primary.
 ///
 /// ```swift
 /// let thumbnail = try Thumbnailer(.init(size: .box(256))).thumbnail(contentsOfFile: "photo.jpg")

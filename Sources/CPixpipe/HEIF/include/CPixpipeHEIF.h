@@ -22,6 +22,8 @@ void pxp_heif_context_free(struct heif_context *ctx);
 struct heif_error pxp_heif_context_read_from_memory_without_copy(
     struct heif_context *ctx, const void *mem, size_t size);
 void pxp_heif_context_set_maximum_image_size_limit(struct heif_context *ctx, int maximum_width);
+/// Threads libheif itself uses for a grid's tiles: 0 decodes them on the calling thread.
+void pxp_heif_context_set_max_decoding_threads(struct heif_context *ctx, int max_threads);
 struct heif_error pxp_heif_context_get_primary_image_handle(struct heif_context *ctx, struct heif_image_handle **handle);
 int pxp_heif_context_get_number_of_top_level_images(struct heif_context *ctx);
 int pxp_heif_context_get_list_of_top_level_image_IDs(struct heif_context *ctx, heif_item_id *ids, int count);
@@ -91,6 +93,11 @@ struct heif_error pxp_heif_image_set_nclx_color_profile(
 struct heif_error pxp_heif_context_encode_image(
     struct heif_context *ctx, const struct heif_image *image, struct heif_encoder *encoder, int orientation,
     struct heif_image_handle **handle);
+/// Encodes `image` scaled into a `bbox_size` square as a thumbnail of `primary`, with `orientation` (EXIF
+/// 1...8, or 0 for none) written as its own irot/imir; `*handle` is NULL when the image already fits.
+struct heif_error pxp_heif_context_encode_thumbnail(
+    struct heif_context *ctx, const struct heif_image *image, const struct heif_image_handle *primary,
+    struct heif_encoder *encoder, int orientation, int bbox_size, struct heif_image_handle **handle);
 struct heif_error pxp_heif_context_add_exif_metadata(
     struct heif_context *ctx, const struct heif_image_handle *handle, const void *data, int size);
 struct heif_error pxp_heif_context_add_XMP_metadata(

@@ -12,7 +12,9 @@ final class HEIFContext {
 
     /// Parses `bytes`, which must stay valid while the context lives; `pixelLimit` names the limit in the
     /// error when libheif's own side limit (32,768) refuses an image or grid while parsing.
-    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(ImageDecodingError) {
+    /// `decodingThreads` bounds the threads libheif decodes a grid's tiles on (1: the calling thread only);
+    /// `nil` keeps libheif's default (4).
+    init(bytes: UnsafeRawBufferPointer, pixelLimit: Int?, decodingThreads: Int? = nil) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .truncated(format: .heif, reason: "empty input")
         }
@@ -25,6 +27,10 @@ final class HEIFContext {
         // is known to us: kept at its default (32,768) so that a small pixel limit is refused by the pixel
         // check below, from the header, with the image's size in the error.
         pxp_heif_context_set_maximum_image_size_limit(context, 32768)
+        if let decodingThreads {
+            // libheif's 1 still starts one background thread; 0 decodes the tiles on this one.
+            pxp_heif_context_set_max_decoding_threads(context, decodingThreads <= 1 ? 0 : Int32(decodingThreads))
+        }
         var error = pxp_heif_context_read_from_memory_without_copy(context, base, bytes.count)
         guard error.code == heif_error_Ok else {
             // The message lives in the context: read it before freeing.
@@ -74,6 +80,47 @@ final class HEIFContext {
         let error = pxp_heif_context_get_image_handle(context, id, &handle)
         guard error.code == heif_error_Ok, let handle else { throw HEIFFailure.error(error) }
         return handle
+    }
+
+    /// The smallest thumbnail image of the primary that is at least `width` x `height` pixels as shown, or
+    /// `nil` when none is; the caller releases the handle.
+    ///
+    /// A thumbnail qualifies only when it has alpha if the primary has, and the primary's shape: its sides
+    /// in the primary's proportions as shown (within 2%, or 2 pixels for tiny ones, as writers round the
+    /// sides), since libheif applies each item's own `irot`/`imir`, and a thumbnail written without the
+    /// primary's rotation would come out turned.
+    func thumbnail(atLeast width: Int, _ height: Int) -> OpaquePointer? {
+        let count = Int(pxp_heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let filled = Int(pxp_heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
+        var best: (handle: OpaquePointer, pixels: Int)?
+        for id in ids.prefix(filled) {
+            var found: OpaquePointer?
+            guard pxp_heif_image_handle_get_thumbnail(primary, id, &found).code == heif_error_Ok, let handle = found
+            else { continue }
+            let shownWidth = Int(pxp_heif_image_handle_get_width(handle))
+            let shownHeight = Int(pxp_heif_image_handle_get_height(handle))
+            let alphaFits = !hasAlpha || pxp_heif_image_handle_has_alpha_channel(handle) != 0
+            let pixels = shownWidth * shownHeight
+            if shownWidth >= width, shownHeight >= height, alphaFits,
+                Self.sameShape(shownWidth, shownHeight, self.width, self.height),
+                pixels < best?.pixels ?? Int.max
+            {
+                if let previous = best { pxp_heif_image_handle_release(previous.handle) }
+                best = (handle, pixels)
+            } else {
+                pxp_heif_image_handle_release(handle)
+            }
+        }
+        return best?.handle
+    }
+
+    /// Whether a `width` x `height` picture has the proportions of a `primaryWidth` x `primaryHeight` one.
+    static func sameShape(_ width: Int, _ height: Int, _ primaryWidth: Int, _ primaryHeight: Int) -> Bool {
+        guard width > 0, height > 0, primaryWidth > 0, primaryHeight > 0 else { return false }
+        let expectedWidth = Double(height) * Double(primaryWidth) / Double(primaryHeight)
+        return abs(Double(width) - expectedWidth) <= max(2, 0.02 * Double(width))
     }
 
     /// The primary image's thumbnails and depth maps, with their sizes.

@@ -8,13 +8,77 @@ import Foundation
 /// written when the options ask for them, and ``ImageMetadata/orientation`` as `irot`/`imir`, so the
 /// stored pixels are shown turned as the orientation says.
 enum HEIFEncoder {
-    /// Encodes one image.
-    static func encode(_ image: Image, options: HEIFEncodeOptions) throws(ImageEncodingError) -> Data {
+    /// A thumbnail item to write beside the primary image (tests make phone-like files with it): `image`
+    /// scaled by libheif into a `side` square, with its own irot/imir from `orientation` (`nil`: none).
+    struct Thumbnail {
+        /// The picture the thumbnail is made from (usually the primary image itself).
+        var image: Image
+        /// The square libheif scales it into.
+        var side: Int
+        /// The orientation written for the thumbnail item, or `nil` for none.
+        var orientation: Orientation?
+    }
+
+    /// Encodes one image, with a thumbnail item when `thumbnail` is given.
+    static func encode(
+        _ image: Image, options: HEIFEncodeOptions, thumbnail: Thumbnail? = nil
+    ) throws(ImageEncodingError) -> Data {
         guard (1...100).contains(options.quality) else {
             throw .invalidOption("HEIF quality \(options.quality) is outside 1...100")
         }
         let depth = options.bitDepth ?? (image.pixelFormat.bitsPerSample > 8 ? 10 : 8)
         guard depth == 8 || depth == 10 else { throw .invalidOption("HEIF bit depth \(depth) is not 8 or 10") }
+        let picture = try heifImage(image, depth: depth)
+        defer { pxp_heif_image_release(picture) }
+        if options.includesMetadata, let icc = image.metadata.iccProfile, !icc.isEmpty {
+            try check(pxp_heif_image_set_raw_color_profile(picture, "prof", icc, icc.count))
+        }
+        guard let context = pxp_heif_context_alloc() else { throw failure("libheif could not create a context") }
+        defer { pxp_heif_context_free(context) }
+        var encoder: OpaquePointer?
+        try check(pxp_heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder))
+        guard let encoder else { throw failure("libheif has no HEVC encoder") }
+        defer { pxp_heif_encoder_release(encoder) }
+        if options.lossless {
+            try check(pxp_heif_encoder_set_lossless(encoder, 1))
+            try check(pxp_heif_encoder_set_parameter(encoder, "chroma", "444"))
+        } else {
+            try check(pxp_heif_encoder_set_lossy_quality(encoder, Int32(options.quality)))
+        }
+        var handle: OpaquePointer?
+        try check(
+            pxp_heif_context_encode_image(
+                context, picture, encoder, Int32(image.metadata.orientation.rawValue), &handle))
+        guard let handle else { throw failure("libheif gave no image handle") }
+        defer { pxp_heif_image_handle_release(handle) }
+        if let thumbnail {
+            let small = try heifImage(thumbnail.image, depth: depth)
+            defer { pxp_heif_image_release(small) }
+            var thumbnailHandle: OpaquePointer?
+            try check(
+                pxp_heif_context_encode_thumbnail(
+                    context, small, handle, encoder, Int32(thumbnail.orientation?.rawValue ?? 0),
+                    Int32(thumbnail.side), &thumbnailHandle))
+            if let thumbnailHandle { pxp_heif_image_handle_release(thumbnailHandle) }
+        }
+        if options.includesMetadata {
+            if let exif = image.metadata.exif, !exif.isEmpty {
+                try check(pxp_heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count)))
+            }
+            if let xmp = image.metadata.xmp, !xmp.isEmpty {
+                try check(pxp_heif_context_add_XMP_metadata(context, handle, xmp, Int32(xmp.count)))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        try check(pxp_heif_context_write_to_memory(context, &output, &size))
+        guard let output else { throw failure("libheif wrote nothing") }
+        defer { pxp_heif_free(output) }
+        return Data(bytes: output, count: size)
+    }
+
+    /// `image` as a libheif image of interleaved RGB(A) samples at `depth` bits; the caller releases it.
+    private static func heifImage(_ image: Image, depth: Int) throws(ImageEncodingError) -> OpaquePointer {
         let hasAlpha = image.pixelFormat.layout.hasAlpha
         let source = image.converted(
             to: PixelFormat(layout: hasAlpha ? .rgba : .rgb, bitsPerSample: depth > 8 ? 16 : 8))
@@ -25,16 +89,21 @@ enum HEIFEncoder {
             case (_, false): heif_chroma_interleaved_RRGGBB_LE
             case (_, true): heif_chroma_interleaved_RRGGBBAA_LE
             }
-        var heifImage: OpaquePointer?
+        var created: OpaquePointer?
         try check(
-            pxp_heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &heifImage))
-        guard let heifImage else { throw failure("libheif could not create an image") }
-        defer { pxp_heif_image_release(heifImage) }
-        try check(
-            pxp_heif_image_add_plane(
-                heifImage, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(depth)))
+            pxp_heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &created))
+        guard let heifImage = created else { throw failure("libheif could not create an image") }
+        do {
+            try check(
+                pxp_heif_image_add_plane(
+                    heifImage, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(depth)))
+        } catch {
+            pxp_heif_image_release(heifImage)
+            throw error
+        }
         var stride: Int32 = 0
         guard let plane = pxp_heif_image_get_plane(heifImage, heif_channel_interleaved, &stride) else {
+            pxp_heif_image_release(heifImage)
             throw failure("libheif gave no plane")
         }
         source.withUnsafeBytes { bytes in
@@ -53,41 +122,7 @@ enum HEIFEncoder {
                 }
             }
         }
-        if options.includesMetadata, let icc = image.metadata.iccProfile, !icc.isEmpty {
-            try check(pxp_heif_image_set_raw_color_profile(heifImage, "prof", icc, icc.count))
-        }
-        guard let context = pxp_heif_context_alloc() else { throw failure("libheif could not create a context") }
-        defer { pxp_heif_context_free(context) }
-        var encoder: OpaquePointer?
-        try check(pxp_heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder))
-        guard let encoder else { throw failure("libheif has no HEVC encoder") }
-        defer { pxp_heif_encoder_release(encoder) }
-        if options.lossless {
-            try check(pxp_heif_encoder_set_lossless(encoder, 1))
-            try check(pxp_heif_encoder_set_parameter(encoder, "chroma", "444"))
-        } else {
-            try check(pxp_heif_encoder_set_lossy_quality(encoder, Int32(options.quality)))
-        }
-        var handle: OpaquePointer?
-        try check(
-            pxp_heif_context_encode_image(
-                context, heifImage, encoder, Int32(image.metadata.orientation.rawValue), &handle))
-        guard let handle else { throw failure("libheif gave no image handle") }
-        defer { pxp_heif_image_handle_release(handle) }
-        if options.includesMetadata {
-            if let exif = image.metadata.exif, !exif.isEmpty {
-                try check(pxp_heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count)))
-            }
-            if let xmp = image.metadata.xmp, !xmp.isEmpty {
-                try check(pxp_heif_context_add_XMP_metadata(context, handle, xmp, Int32(xmp.count)))
-            }
-        }
-        var output: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        try check(pxp_heif_context_write_to_memory(context, &output, &size))
-        guard let output else { throw failure("libheif wrote nothing") }
-        defer { pxp_heif_free(output) }
-        return Data(bytes: output, count: size)
+        return heifImage
     }
 
     private static func check(_ error: heif_error) throws(ImageEncodingError) {

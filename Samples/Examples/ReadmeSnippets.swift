@@ -121,7 +121,7 @@ func decodableSnippets(baseURL: URL) async throws(FetchError) {
 /// README: "Errors from an image request".
 func imageErrorSnippet(url: URL) async {
     do {
-        let image = try await HTTPClient.shared.image(for: url)  // throws ImagePipelineError, as the pipeline does
+        let image = try await HTTPClient.shared.image(for: url)  // throws ImageLoadError, as the pipeline does
         print(image.width, image.height)
     } catch .decoding(.truncated(let format, _), _) {
         print("the \(format) file was cut short")

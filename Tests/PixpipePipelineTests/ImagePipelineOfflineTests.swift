@@ -91,7 +91,7 @@ struct ImagePipelineOfflineTests {
     func refusedByTheEntry(cacheControl: String) async throws {
         let url = try await cacheThenStop("/strict.png", headers: ["Cache-Control": cacheControl, "ETag": "\"v1\""])
         let second = try freshPipeline()
-        let error = await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        let error = await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(error?.shortName == "transport")
         #expect(second.statistics.staleServed == 0 && second.statistics.networkRequests == 1)
         // Still stored: a failure to revalidate removes nothing.
@@ -102,7 +102,7 @@ struct ImagePipelineOfflineTests {
     func refusedByTheConfiguration() async throws {
         let url = try await cacheThenStop("/off.png", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let second = try freshPipeline(servesStaleOnError: false)
-        await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(second.statistics.staleServed == 0)
     }
 
@@ -115,7 +115,7 @@ struct ImagePipelineOfflineTests {
         _ = try await freshPipeline().image(for: url)
         server.route("/busy.png", .text("busy", status: 503))
         let second = try freshPipeline()
-        let error = await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        let error = await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(error == .fetch(.httpStatus(code: 503, url: url, bodyPrefix: "busy")))
         #expect(second.statistics.staleServed == 0)
     }

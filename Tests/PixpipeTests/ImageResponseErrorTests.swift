@@ -68,7 +68,7 @@ extension SocketTests {
                 "/cut.png", .respond(headers: ["Content-Type": "image/png"], body: Array(png.prefix(png.count / 2))))
             let url = server.url("/cut.png")
 
-            let error = await #expect(throws: ImagePipelineError.self) { try await client.image(for: url) }
+            let error = await #expect(throws: ImageLoadError.self) { try await client.image(for: url) }
             guard case .decoding(.truncated(let format, _), let failedURL) = error else {
                 Issue.record("expected .decoding(.truncated), got \(String(describing: error))")
                 return
@@ -78,7 +78,7 @@ extension SocketTests {
 
             // The same failure through `send`, mapped into the pipeline's cases by the caller.
             let fetchError = await #expect(throws: FetchError.self) { try await client.send(Request<Image>(url: url)) }
-            #expect(fetchError.map { ImagePipelineError($0) } == error)
+            #expect(fetchError.map { ImageLoadError($0) } == error)
         }
 
         @Test("An HTML page sent with 200 for Request<Image> is a typed error that names HTML")
@@ -100,7 +100,7 @@ extension SocketTests {
             if case .conversionFailed(let conversion, _) = error { #expect(conversion.shortName == "html-page") }
 
             // Through the pipeline's cases it stays a fetch failure naming the page, not a decode failure.
-            let typed = await #expect(throws: ImagePipelineError.self) { try await client.image(for: url) }
+            let typed = await #expect(throws: ImageLoadError.self) { try await client.image(for: url) }
             #expect(typed == .fetch(.conversionFailed(.htmlPage(title: title, excerpt: excerpt), url: url)))
         }
 

@@ -167,9 +167,9 @@ struct ItemPipeline: Sendable {
         case .failure(let fetchError):
             if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
+                return .settled(failure(.load(.fetch(fetchError)), attempts, keeping: job.stored))
             }
-            return .retryable(.fetch(fetchError), retryAfter: nil)
+            return .retryable(.load(.fetch(fetchError)), retryAfter: nil)
         case .success(let response)
         where job.stored != nil && !job.redo && Self.revalidationAnswers.contains(response.statusCode):
             attempts.lastStatus = response.statusCode
@@ -180,9 +180,9 @@ struct ItemPipeline: Sendable {
             let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, body: response.value)
             let retryAfter = response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
+                return .settled(failure(.load(.fetch(fetchError)), attempts, keeping: job.stored))
             }
-            return .retryable(.fetch(fetchError), retryAfter: retryAfter)
+            return .retryable(.load(.fetch(fetchError)), retryAfter: retryAfter)
         case .success(let response):
             attempts.lastStatus = response.statusCode
             guard

@@ -33,7 +33,7 @@ struct OriginalDataLoader: Sendable {
         _ url: URL, observer: (any ResponseBodyObserver)? = nil,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> Result<
-        DecodeSource, ImagePipelineError
+        DecodeSource, ImageLoadError
     > {
         if url.isFileURL { return loadFile(url) }
         let key = url.absoluteString
@@ -95,7 +95,7 @@ struct OriginalDataLoader: Sendable {
 
     /// The bytes of a local file, under ``fileByteLimit``. Never stored in the disk cache: the file is its
     /// own copy, and reading it costs what reading an entry would.
-    private func loadFile(_ url: URL) -> Result<DecodeSource, ImagePipelineError> {
+    private func loadFile(_ url: URL) -> Result<DecodeSource, ImageLoadError> {
         do {
             let data = try LocalImageFile.read(url.path, byteLimit: fileByteLimit)
             return .success(DecodeSource(data: data, metadata: nil, isProcessed: false, origin: .localFile))

@@ -65,7 +65,7 @@ struct CoordinatorEffects: Sendable {
         let source: DecodeSource
     }
 
-    var finished: [(task: ImageTask, result: Result<ImageResponse, ImagePipelineError>)] = []
+    var finished: [(task: ImageTask, result: Result<ImageResponse, ImageLoadError>)] = []
     var downloads: [(url: URL, generation: UInt64)] = []
     var lookups: [(key: ImageCacheKey, generation: UInt64)] = []
     var decodes: [DecodeStart] = []

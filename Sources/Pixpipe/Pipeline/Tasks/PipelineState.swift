@@ -128,7 +128,7 @@ struct PipelineState: Sendable {
     /// The download of `url` (number `generation`) ended: its decodes queue with the bytes, or their tasks
     /// fail with the error. A download whose job was cancelled meanwhile only frees its slot.
     mutating func downloadEnded(
-        _ url: URL, generation: UInt64, result: Result<DecodeSource, ImagePipelineError>,
+        _ url: URL, generation: UInt64, result: Result<DecodeSource, ImageLoadError>,
         effects: inout CoordinatorEffects
     ) {
         downloadQueue.finish()
@@ -151,7 +151,7 @@ struct PipelineState: Sendable {
 
     /// The decode of `key` (number `generation`) ended: its tasks finish with the result.
     mutating func decodeEnded(
-        _ key: ImageCacheKey, generation: UInt64, result: Result<ImageResponse, ImagePipelineError>,
+        _ key: ImageCacheKey, generation: UInt64, result: Result<ImageResponse, ImageLoadError>,
         effects: inout CoordinatorEffects
     ) {
         decodeQueue.finish()
@@ -195,7 +195,7 @@ struct PipelineState: Sendable {
     }
 
     private mutating func finishCallers(
-        of job: DecodeJob, with result: Result<ImageResponse, ImagePipelineError>, effects: inout CoordinatorEffects
+        of job: DecodeJob, with result: Result<ImageResponse, ImageLoadError>, effects: inout CoordinatorEffects
     ) {
         for id in job.callers.keys {
             if let caller = callers.removeValue(forKey: id) { effects.finished.append((caller.task, result)) }

@@ -18,7 +18,7 @@ import PixpipeLocking
 /// ```
 public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The original bytes could not be fetched (status, timeout, transport, body cap, URL...).
-    case fetch(FetchError)
+    case fetch(HTTPError)
     /// The original bytes are not a complete image the codecs decode.
     case decoding(ImageDecodingError, url: URL)
     /// A processing step failed (a thumbnail, resize, crop or colour conversion of the decoded image).
@@ -45,7 +45,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     ///     }
     /// }
     /// ```
-    public init(_ error: FetchError) {
+    public init(_ error: HTTPError) {
         switch error {
         case .conversionFailed(.underlying(let decoding as ImageDecodingError), let url?):
             self = .decoding(decoding, url: url)
@@ -82,7 +82,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// A stable short name of the case: the wrapped error's own name (``FetchError/shortName``,
+    /// A stable short name of the case: the wrapped error's own name (``HTTPError/shortName``,
     /// ``ImageDecodingError/shortName``, ``ImageProcessingError/shortName``), or `cancelled`.
     public var shortName: String {
         switch self {

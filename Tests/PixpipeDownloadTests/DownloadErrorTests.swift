@@ -78,7 +78,7 @@ struct DownloadErrorTests {
             DownloadError.processing(.invalidSize(width: 0, height: 0), url: url)
                 == .load(.processing(.geometry(.invalidSize(width: 0, height: 0)), url: url)))
         #expect(DownloadError.cancelled(url: url) == .load(.cancelled(url: url)))
-        let status = FetchError.httpStatus(code: 404, url: url, bodyPrefix: "")
+        let status = HTTPError.httpStatus(code: 404, url: url, bodyPrefix: "")
         #expect(DownloadError.fetch(status) == .load(.fetch(status)))
         #expect(DownloadError.fetch(status).shortName == "http-status")
     }

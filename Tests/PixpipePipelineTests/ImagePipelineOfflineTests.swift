@@ -136,14 +136,14 @@ struct ImagePipelineOfflineTests {
         server.stop()
     }
 
-    @Test("FetchError.isOriginUnreachable: transport failures and timeouts, not answers or cancellations")
+    @Test("HTTPError.isOriginUnreachable: transport failures and timeouts, not answers or cancellations")
     func unreachableErrors() throws {
         let url = try #require(URL(string: "http://127.0.0.1/x"))
-        #expect(FetchError.transport(code: 7, description: "refused", url: url).isOriginUnreachable)
-        #expect(FetchError.timedOut(after: .seconds(1), url: url).isOriginUnreachable)
-        #expect(!FetchError.httpStatus(code: 503, url: url, bodyPrefix: "").isOriginUnreachable)
-        #expect(!FetchError.cancelled(url: url).isOriginUnreachable)
+        #expect(HTTPError.transport(code: 7, description: "refused", url: url).isOriginUnreachable)
+        #expect(HTTPError.timedOut(after: .seconds(1), url: url).isOriginUnreachable)
+        #expect(!HTTPError.httpStatus(code: 503, url: url, bodyPrefix: "").isOriginUnreachable)
+        #expect(!HTTPError.cancelled(url: url).isOriginUnreachable)
         // CURLE_PEER_FAILED_VERIFICATION (60): the client's trust, not the network.
-        #expect(!FetchError.transport(code: 60, description: "certificate", url: url).isOriginUnreachable)
+        #expect(!HTTPError.transport(code: 60, description: "certificate", url: url).isOriginUnreachable)
     }
 }

@@ -62,7 +62,7 @@ extension DownloadError {
         case deadlineExceeded = "deadline-exceeded"
         /// ``DownloadError/write(path:operation:code:)``.
         case write
-        /// ``ImageLoadError/cancelled(url:)`` and ``FetchError/cancelled(url:)``, whichever saw it first.
+        /// ``ImageLoadError/cancelled(url:)`` and ``HTTPError/cancelled(url:)``, whichever saw it first.
         case cancelled
         /// ``DownloadError/unsafeManifest(path:type:)``.
         case unsafeManifest = "unsafe-manifest"
@@ -83,7 +83,7 @@ extension DownloadError {
 
     /// Whether a failure recorded as `shortName` was caused by the run (stopped, or a disk failure) rather
     /// than by the item, so a later run redoes it whatever its resume mode. Cancellation reads `cancelled`
-    /// whether the batch or the HTTP layer (``FetchError/cancelled(url:)``) saw it first.
+    /// whether the batch or the HTTP layer (``HTTPError/cancelled(url:)``) saw it first.
     static func isRunFailure(shortName: String?) -> Bool {
         guard let shortName, let name = OwnName(rawValue: shortName) else { return false }
         switch name {
@@ -99,7 +99,7 @@ extension DownloadError {
 
     /// The former `fetch` case: now ``load(_:)`` holding ``ImageLoadError/fetch(_:)``.
     @available(*, deprecated, message: "use .load(.fetch(error))")
-    public static func fetch(_ error: FetchError) -> DownloadError { .load(.fetch(error)) }
+    public static func fetch(_ error: HTTPError) -> DownloadError { .load(.fetch(error)) }
 
     /// The former `image` case: now ``load(_:)`` holding ``ImageLoadError/decoding(_:url:)``.
     @available(*, deprecated, message: "use .load(.decoding(error, url: url))")

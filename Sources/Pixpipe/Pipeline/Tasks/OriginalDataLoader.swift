@@ -107,10 +107,10 @@ struct OriginalDataLoader: Sendable {
     /// The stale copy `entry` as the bytes to decode, when `error` says the origin could not be reached and
     /// the copy's metadata lets it serve then (no `must-revalidate`, no `no-cache`); `nil` otherwise.
     ///
-    /// Only an unreachable origin counts (``FetchError/isOriginUnreachable``): a `5xx` is an answer, and RFC
+    /// Only an unreachable origin counts (``HTTPError/isOriginUnreachable``): a `5xx` is an answer, and RFC
     /// 9111 lets a cache serve stale on it only where allowed (RFC 5861's `stale-if-error`), which this
     /// cache does not read. The entry is left as it is, so the next load asks the origin again.
-    private func staleSource(_ entry: DataCacheEntry, after error: FetchError) -> DecodeSource? {
+    private func staleSource(_ entry: DataCacheEntry, after error: HTTPError) -> DecodeSource? {
         guard servesStaleOnError, error.isOriginUnreachable, let metadata = entry.metadata, metadata.mayServeStale
         else { return nil }
         statistics.withLock { $0.staleServed += 1 }

@@ -14,8 +14,8 @@ struct DecodeSource: Sendable {
     var origin: ImageResponse.Source = .network
 }
 
-/// One download shared by every decode that needs the bytes of its URL.
-struct DownloadJob: Sendable {
+/// One fetch of the original bytes of a URL, shared by every decode that needs them.
+struct OriginalFetchJob: Sendable {
     enum Phase: Sendable {
         /// Waiting in the download queue.
         case queued

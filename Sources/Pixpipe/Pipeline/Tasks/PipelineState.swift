@@ -7,7 +7,7 @@ import PixpipeImage
 /// no other code: each records what must happen next in ``CoordinatorEffects``, which
 /// ``ImagePipelineCoordinator`` carries out once its lock is released.
 ///
-/// Sharing: one ``DecodeJob`` per ``ImageCacheKey`` (URL and processing) and one ``DownloadJob`` per URL.
+/// Sharing: one ``DecodeJob`` per ``ImageCacheKey`` (URL and processing) and one ``OriginalFetchJob`` per URL.
 /// A job lives while someone wants it: the last task leaving a decode removes it, and the last decode
 /// leaving a download removes it and cancels its transfer. A job's priority is the highest of those who
 /// want it, so raising one task's priority moves its shared download ahead too.
@@ -20,7 +20,7 @@ struct PipelineState: Sendable {
 
     var callers: [UInt64: Caller] = [:]
     var decodes: [ImageCacheKey: DecodeJob] = [:]
-    var downloads: [URL: DownloadJob] = [:]
+    var downloads: [URL: OriginalFetchJob] = [:]
     var downloadQueue: JobQueue<URL>
     var decodeQueue: JobQueue<ImageCacheKey>
     private var nextGeneration: UInt64 = 0
@@ -89,7 +89,7 @@ struct PipelineState: Sendable {
             refreshDownload(key.url)
         } else {
             nextGeneration += 1
-            downloads[key.url] = DownloadJob(generation: nextGeneration, decodes: [key], phase: .queued)
+            downloads[key.url] = OriginalFetchJob(generation: nextGeneration, decodes: [key], phase: .queued)
             downloadQueue.enqueue(key.url, priority: priority)
         }
     }

@@ -228,7 +228,7 @@ struct ItemRunner: Sendable {
         record.elapsed = attempts.elapsedSeconds
         record.error = error.description
         record.errorKind = error.shortName
-        return .finished(record)
+        return .failed(record, error)
     }
 
     /// Every status code, built once (not per request).

@@ -239,7 +239,7 @@ struct DownloadBatch: Sendable {
         case .skipped:
             await report(outcome, index: index, into: &summary, pending: &pending)
             return false
-        case .finished(let record), .replaced(let record), .redone(let record):
+        case .finished(let record), .replaced(let record), .redone(let record), .failed(let record, _):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
@@ -269,13 +269,17 @@ struct DownloadBatch: Sendable {
         _ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary, pending: inout [DownloadEvent]
     ) async {
         let record: ManifestRecord
+        var failure: DownloadError?
         switch outcome {
         case .finished(let finished), .replaced(let finished), .redone(let finished), .skipped(let finished),
             .diskError(let finished, _):
             record = finished
+        case .failed(let finished, let error):
+            record = finished
+            failure = error
         case .cancelled: return
         }
-        summary.add(record)
+        summary.add(record, failure: failure)
         if case .replaced = outcome { summary.updated += 1 }
         if case .redone = outcome { summary.redone += 1 }
         pending.append(.finished(index: index, record: record))

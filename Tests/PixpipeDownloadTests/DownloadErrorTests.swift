@@ -64,7 +64,7 @@ struct DownloadErrorTests {
         #expect(DownloadError.isRunFailure(shortName: DownloadError.load(.cancelled(url: url)).shortName))
     }
 
-    @Test("The former cases' constructors build the shared chain's cases, with the same names")
+    @Test("The former cases' constructors and type names build the shared chain's cases, with the same names")
     @available(*, deprecated, message: "calls the deprecated constructors on purpose")
     func deprecatedConstructors() {
         let url = URL(string: "https://example.com/a.png")!
@@ -81,5 +81,7 @@ struct DownloadErrorTests {
         let status = HTTPError.httpStatus(code: 404, url: url, bodyPrefix: "")
         #expect(DownloadError.fetch(status) == .load(.fetch(status)))
         #expect(DownloadError.fetch(status).shortName == "http-status")
+        // The former type names still compile, as aliases of the new ones.
+        #expect(FetchError.self == HTTPError.self && ImagePipelineError.self == ImageLoadError.self)
     }
 }

@@ -39,14 +39,14 @@ struct ComicCatalog: Sendable {
 
     /// Reads the latest comic (a failure there is the caller's: without it there is no archive), then every
     /// comic from 1 to its number, through `reader` (which falls back on its copies when the site is down).
-    static func read(with reader: ComicJSONReader) async throws(FetchError) -> ComicCatalog {
+    static func read(with reader: ComicJSONReader) async throws(HTTPError) -> ComicCatalog {
         var reader = reader
         let base = reader.base
         let latest = try await reader.comic(at: "/info.0.json")
         var catalog = ComicCatalog(latest: latest)
         for number in 1...max(1, latest.num) {
             let comic: Comic
-            do throws(FetchError) {
+            do throws(HTTPError) {
                 comic =
                     number == latest.num
                     ? latest : try await reader.comic(at: "/\(number)/info.0.json")

@@ -6,7 +6,7 @@ import Pixpipe
 ///
 /// The JSON is still asked for on every run (it is how new and changed comics are found); a copy only stands
 /// in, by the rule the image pipeline follows (RFC 9111 4.2.4, `servesStaleOnError`): when the site cannot be
-/// reached (a transport failure or a timeout, `FetchError.isOriginUnreachable`), never after an answer such
+/// reached (a transport failure or a timeout, `HTTPError.isOriginUnreachable`), never after an answer such
 /// as a `404` or a `503`, and never for a response sent with `no-store`, `no-cache` or `must-revalidate`.
 /// Once one request finds the site unreachable, the rest of the run reads the copies without asking, so a
 /// site that is down costs one failed request (with its retries), not one per comic. The copy is the comic
@@ -32,7 +32,7 @@ struct ComicJSONReader: Sendable {
 
     /// The comic at `path` (`/info.0.json`, `/N/info.0.json`): from the site, else, when the site cannot be
     /// reached, from its copy; throws the site's error otherwise.
-    mutating func comic(at path: String) async throws(FetchError) -> Comic {
+    mutating func comic(at path: String) async throws(HTTPError) -> Comic {
         let key = "comic-json " + (URL(string: path, relativeTo: base)?.absoluteString ?? path)
         if siteIsDown, let comic = copy(key) {
             fromCopies += 1

@@ -13,7 +13,7 @@ struct ComicProblem: Sendable, CustomStringConvertible {
 
     /// The problem of comic `number` whose JSON request failed with `error` (retries included): a `404` is a
     /// hole in the archive (xkcd has no comic 404), anything else a failure to read it.
-    init(number: Int, jsonError error: FetchError) {
+    init(number: Int, jsonError error: HTTPError) {
         self.number = number
         if case .httpStatus(let code, _, _) = error, code == 404 || code == 410 {
             reason = "missing (HTTP \(code)): the archive has no such comic"

@@ -64,7 +64,7 @@ case .failure(let error):
 let client = ComicCatalog.client(for: base)
 let cache = openCache(in: cacheFolder, sizeLimit: cacheSizeLimit)
 let catalog: ComicCatalog
-do throws(FetchError) {
+do throws(HTTPError) {
     catalog = try await ComicCatalog.read(with: ComicJSONReader(client: client, base: base, cache: cache))
 } catch {
     fail("cannot read the latest comic: \(error)")

@@ -82,7 +82,7 @@ struct Lines: ResponseConvertible {
 }
 
 /// README: "Typed requests".
-func httpSnippets(baseURL: URL) async throws(FetchError) {
+func httpSnippets(baseURL: URL) async throws(HTTPError) {
     let client = HTTPClient(configuration: .init(baseURL: baseURL))
 
     let comic = try await client.send(Request<Comic>(path: "/api/comic.json"))
@@ -108,7 +108,7 @@ struct Model: Decodable {
 }
 
 /// README: "Any Decodable, a key path per request" and "Base URLs".
-func decodableSnippets(baseURL: URL) async throws(FetchError) {
+func decodableSnippets(baseURL: URL) async throws(HTTPError) {
     // The base is a folder, with or without its trailing slash: "models.json" is /api/models.json.
     let api = HTTPClient(configuration: .init(baseURL: baseURL.appending(path: "api")))
     let models = try await api.send(Request<[Model]>(path: "models.json", keyPath: "data.model_list"))
@@ -121,7 +121,7 @@ func decodableSnippets(baseURL: URL) async throws(FetchError) {
 /// README: "Errors from an image request".
 func imageErrorSnippet(url: URL) async {
     do {
-        let image = try await HTTPClient.shared.image(for: url)  // throws ImagePipelineError, as the pipeline does
+        let image = try await HTTPClient.shared.image(for: url)  // throws ImageLoadError, as the pipeline does
         print(image.width, image.height)
     } catch .decoding(.truncated(let format, _), _) {
         print("the \(format) file was cut short")

@@ -14,11 +14,11 @@ extension Image: ResponseConvertible {
     /// A failure is ``ConversionError/underlying(_:)`` holding the ``ImageDecodingError``, or
     /// ``ConversionError/htmlPage(title:excerpt:)`` when the body is an HTML page. To catch decode failures
     /// by case, as ``ImagePipeline`` throws them, use ``HTTPClient/image(for:)``, or map an
-    /// error with `ImagePipelineError.init(_:)`.
+    /// error with `ImageLoadError.init(_:)`.
     ///
     /// ```swift
     /// let image = try await client.send(Request<Image>(url: url))
-    /// let same = try await client.image(for: url)   // throws ImagePipelineError: .decoding(...), .fetch(...)
+    /// let same = try await client.image(for: url)   // throws ImageLoadError: .decoding(...), .fetch(...)
     /// ```
     public init(body: Data, metadata: ResponseMetadata) throws(ConversionError) {
         guard ImageFormat.sniff(body) != nil else {

@@ -11,7 +11,7 @@
 /// | bidirectional controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069; U+2028, U+2029 | `\u{` hex `}`: `\u{202e}` |
 ///
 /// Everything else, backslashes included, is kept as it is: the escaping is for reading, not a reversible
-/// encoding. The scheme is the one place that decides; the description of `FetchError`, the downloader's
+/// encoding. The scheme is the one place that decides; the description of `HTTPError`, the downloader's
 /// errors and the command line's messages all go through it.
 package enum UntrustedText {
     /// Whether `scalar` is shown escaped.

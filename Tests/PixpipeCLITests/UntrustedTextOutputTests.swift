@@ -52,7 +52,7 @@ struct UntrustedTextOutputTests {
         #expect(!error.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(error.contains("\\x1b]0;pwned\\x07\\x1b[2J"))
         let excerpt = try #require(error.components(separatedBy: "answered HTTP 404: ").last)
-        #expect(excerpt.count <= FetchError.bodyExcerptLength)
+        #expect(excerpt.count <= HTTPError.bodyExcerptLength)
     }
 
     @Test("A list's bad line and the list's own name are escaped in warnings, and in JSON to the same text")

@@ -33,5 +33,6 @@ struct DownloadProgressTests {
         let rerun = await Downloader(options: options).download(items)
         #expect(rerun.skipped == 4)
         #expect(rerun.skippedByReason == ["already-done": 2, "already-failed": 1, "duplicate": 1])
+        #expect(rerun.skips == [.alreadyDone: 2, .alreadyFailed: 1, .duplicate: 1])
     }
 }

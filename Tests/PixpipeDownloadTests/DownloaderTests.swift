@@ -155,8 +155,10 @@ struct DownloaderTests {
                 return .respond(body: count == 1 ? cut : png)
             })
         let items = [DownloadItem(url: server.url("/cut.png")), DownloadItem(url: server.url("/once.png"))]
-        let found = records(await collectEvents(Downloader(options: testOptions(folder)), items))
+        let events = await collectEvents(Downloader(options: testOptions(folder)), items)
+        let found = records(events)
         #expect(found[0]?.status == .failed && found[0]?.errorKind == "truncated-image" && found[0]?.attempts == 3)
+        #expect(summary(events)?.damagedImages == 1)
         #expect(server.requestCount("/cut.png") == 3)
         #expect(found[1]?.status == .ok && found[1]?.attempts == 2)
         #expect(folder.imageNames() == ["once.png"])
@@ -176,6 +178,8 @@ struct DownloaderTests {
         #expect(found[0]?.errorKind == "corrupt-image" && server.requestCount("/bad.png") == 3)
         #expect(found[1]?.errorKind == "not-an-image" && server.requestCount("/page.png") == 1)
         #expect(summary(events)?.failuresByKind == ["corrupt-image": 1, "not-an-image": 1])
+        // Damaged counts the corrupt image only: a body that is not an image is not a damaged one.
+        #expect(summary(events)?.damagedImages == 1)
         #expect(folder.imageNames().isEmpty)
     }
 

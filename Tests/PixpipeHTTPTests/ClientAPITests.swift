@@ -78,7 +78,7 @@ extension SocketTests {
                     cancellable.cancel()
                 }
             }
-            #expect(throws: FetchError.cancelled(url: server.url("/slow"))) { try result.get() }
+            #expect(throws: HTTPError.cancelled(url: server.url("/slow"))) { try result.get() }
         }
 
         @Test func sharedClientServesAbsoluteURLs() async throws {
@@ -92,14 +92,14 @@ extension SocketTests {
         @Test(arguments: ["http://", "not a url at all", "/relative-without-base"])
         func invalidURLsAreRefused(string: String) async {
             let noBase = HTTPClient(configuration: .init(retryPolicy: .none))
-            let error = await #expect(throws: FetchError.self) { try await noBase.send(Request<String>(path: string)) }
+            let error = await #expect(throws: HTTPError.self) { try await noBase.send(Request<String>(path: string)) }
             #expect(error.map { if case .invalidURL = $0 { true } else { false } } == true)
         }
 
         @Test(arguments: ["ftp://example.com/file", "file:///etc/passwd", "data:text/plain,hi"])
         func onlyHTTPAndHTTPSAreSupported(string: String) async throws {
             let url = try #require(URL(string: string))
-            let error = await #expect(throws: FetchError.self) { try await client().send(Request<String>(url: url)) }
+            let error = await #expect(throws: HTTPError.self) { try await client().send(Request<String>(url: url)) }
             #expect(error.map { if case .unsupportedScheme = $0 { true } else { false } } == true)
         }
 
@@ -107,7 +107,7 @@ extension SocketTests {
             let closed = try TestHTTPServer()
             let url = closed.url("/nothing")
             closed.stop()
-            let error = await #expect(throws: FetchError.self) { try await client().send(Request<String>(url: url)) }
+            let error = await #expect(throws: HTTPError.self) { try await client().send(Request<String>(url: url)) }
             #expect(error.map { if case .transport(_, _, url) = $0 { true } else { false } } == true)
         }
     }

@@ -33,7 +33,7 @@ extension SocketTests {
         @Test func stringRejectsInvalidUTF8() async throws {
             server.route("/bad", .respond(headers: ["Content-Type": "text/plain"], body: [0x68, 0xE9, 0x6C]))
             await #expect(
-                throws: FetchError.conversionFailed(.undecodableText(charset: "utf-8"), url: server.url("/bad"))
+                throws: HTTPError.conversionFailed(.undecodableText(charset: "utf-8"), url: server.url("/bad"))
             ) {
                 try await client.send(Request<String>(path: "/bad"))
             }
@@ -99,7 +99,7 @@ extension SocketTests {
 
         @Test func missingKeyPathIsATypedConversionError() async throws {
             server.route("/json", .json(#"{"data": {}}"#))
-            await #expect(throws: FetchError.conversionFailed(.keyPathNotFound("data.comic"), url: server.url("/json")))
+            await #expect(throws: HTTPError.conversionFailed(.keyPathNotFound("data.comic"), url: server.url("/json")))
             {
                 try await client.send(Request<Comic>(path: "/json"))
             }
@@ -107,7 +107,7 @@ extension SocketTests {
 
         @Test func invalidJSONIsATypedConversionError() async throws {
             server.route("/json", .json("{not json"))
-            let error = await #expect(throws: FetchError.self) {
+            let error = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<JSON>(path: "/json"))
             }
             guard case .conversionFailed(.invalidJSON, let url) = error else {
@@ -120,7 +120,7 @@ extension SocketTests {
         @Test func statusOutsideTheAcceptedSetFailsBeforeConversion() async throws {
             server.route("/missing", .text("no such thing here", status: 404))
             await #expect(
-                throws: FetchError.httpStatus(code: 404, url: server.url("/missing"), bodyPrefix: "no such thing here")
+                throws: HTTPError.httpStatus(code: 404, url: server.url("/missing"), bodyPrefix: "no such thing here")
             ) {
                 try await client.send(Request<JSON>(path: "/missing"))
             }
@@ -134,7 +134,7 @@ extension SocketTests {
             var request = Request<String>(path: "/page")
             request.acceptableContentTypes = ["application/json", "text/plain"]
             await #expect(
-                throws: FetchError.unacceptableContentType(
+                throws: HTTPError.unacceptableContentType(
                     "text/html; charset=utf-8", accepted: ["application/json", "text/plain"], url: server.url("/page"))
             ) {
                 try await client.send(request)

@@ -42,14 +42,14 @@ struct ConversionUnitTests {
     }
 
     @Test func resultConveniences() throws {
-        let success: Result<JSON, FetchError> = .success(["name": "ada"])
-        let missing = FetchError.conversionFailed(.missingValue(type: "String"), url: nil)
+        let success: Result<JSON, HTTPError> = .success(["name": "ada"])
+        let missing = HTTPError.conversionFailed(.missingValue(type: "String"), url: nil)
         #expect(try success.flatMap({ $0["name"]?.stringValue }, orFailWith: missing).get() == "ada")
         #expect(throws: missing) { try success.flatMap({ $0["age"]?.stringValue }, orFailWith: missing).get() }
 
         var seen: [String] = []
         success.onSuccess { _ in seen.append("success") }.onFailure { _ in seen.append("failure") }
-        Result<JSON, FetchError>.failure(missing).onSuccess { _ in seen.append("success") }
+        Result<JSON, HTTPError>.failure(missing).onSuccess { _ in seen.append("success") }
             .onFailure { seen.append("\($0.url == nil)") }
         #expect(seen == ["success", "true"])
     }

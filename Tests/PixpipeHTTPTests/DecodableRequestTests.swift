@@ -105,11 +105,11 @@ extension SocketTests {
 
         @Test("A missing key path and a model that does not match fail with typed errors naming them")
         func typedFailures() async throws {
-            let missing = await #expect(throws: FetchError.self) {
+            let missing = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<[Model]>(path: "/models.json", keyPath: "data.models"))
             }
             #expect(missing == .conversionFailed(.keyPathNotFound("data.models"), url: server.url("/models.json")))
-            let mismatch = await #expect(throws: FetchError.self) {
+            let mismatch = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<[Model]>(path: "/models.json"))
             }
             guard case .conversionFailed(.decodingFailed(let type, nil, _), _) = mismatch else {

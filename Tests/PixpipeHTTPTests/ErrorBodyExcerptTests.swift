@@ -4,7 +4,7 @@ import PixpipeLocking
 import PixpipeTestSupport
 import Testing
 
-/// A server's error body becomes one short, escaped line in `FetchError`; the escaping scheme itself.
+/// A server's error body becomes one short, escaped line in `HTTPError`; the escaping scheme itself.
 @Suite("Error body excerpt and escaped text")
 struct ErrorBodyExcerptTests {
     @Test("A 404's body of controls and 13 lines of HTML: an escaped line of 200 characters, 120 shown")
@@ -14,19 +14,19 @@ struct ErrorBodyExcerptTests {
         server.route("/missing", .respond(status: 404, body: Array(("\u{1B}]0;pwned\u{07}\u{1B}[2J\n" + html).utf8)))
         let client = HTTPClient(configuration: .init(baseURL: server.baseURL, timeout: .seconds(5), retryPolicy: .none))
 
-        let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(path: "/missing")) }
+        let error = await #expect(throws: HTTPError.self) { try await client.send(Request<String>(path: "/missing")) }
 
         guard case .httpStatus(404, _, let excerpt) = error else {
             Issue.record("expected a 404, got \(String(describing: error))")
             return
         }
         #expect(excerpt.hasPrefix("\\x1b]0;pwned\\x07\\x1b[2J <p> line 1 of the page</p> <p> line 2"))
-        #expect(excerpt.count <= FetchError.bodyExcerptLength && excerpt.hasSuffix("…"))
+        #expect(excerpt.count <= HTTPError.bodyExcerptLength && excerpt.hasSuffix("…"))
         let description = try #require(error?.description)
         #expect(!description.unicodeScalars.contains { UntrustedText.needsEscape($0) })
         #expect(error?.bodyExcerpt == excerpt)
-        let shown = UntrustedText.excerpt(excerpt, limit: FetchError.descriptionExcerptLength)
-        #expect(shown.count <= FetchError.descriptionExcerptLength && description.hasSuffix(": " + shown))
+        let shown = UntrustedText.excerpt(excerpt, limit: HTTPError.descriptionExcerptLength)
+        #expect(shown.count <= HTTPError.descriptionExcerptLength && description.hasSuffix(": " + shown))
         #expect(shown.count < excerpt.count && shown.hasSuffix("…"))
     }
 
@@ -74,7 +74,7 @@ struct ErrorBodyExcerptTests {
     @Test("Descriptions built from a hostile header, URL text or transport message hold no control")
     func hostileDescriptions() throws {
         let url = try #require(URL(string: "http://127.0.0.1/x"))
-        let errors: [FetchError] = [
+        let errors: [HTTPError] = [
             .invalidURL("http://a\u{1B}[2J/\u{202E}x"),
             .unacceptableContentType("text/html\u{1B}]0;t\u{07}", accepted: ["image/*"], url: url),
             .transport(code: 56, description: "reset\r\nby \u{9B}peer", url: url),

@@ -25,7 +25,7 @@ struct HTTPTransportTests {
 
     private func perform(
         _ kind: HTTPTransportKind, _ request: TransportRequest
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         try await kind.makeTransport(maxConnectionsPerHost: 4).perform(request) { _ in }
     }
 
@@ -68,7 +68,7 @@ struct HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases)
     func refusesADeclaredBodyOverTheCap(kind: HTTPTransportKind) async throws {
         server.route("/big", .respond(body: [UInt8](repeating: 1, count: 10_000)))
-        await #expect(throws: FetchError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
             try await perform(kind, request("/big", maxBodyBytes: 1000))
         }
     }
@@ -76,7 +76,7 @@ struct HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases)
     func stopsAnUndeclaredBodyOverTheCap(kind: HTTPTransportKind) async throws {
         server.route("/chunks", .chunked(chunks: Array(repeating: [UInt8](repeating: 2, count: 4096), count: 8)))
-        await #expect(throws: FetchError.bodyTooLarge(limit: 10_000, url: server.url("/chunks"))) {
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 10_000, url: server.url("/chunks"))) {
             try await perform(kind, request("/chunks", maxBodyBytes: 10_000))
         }
     }
@@ -95,7 +95,7 @@ struct HTTPTransportTests {
         server.route("/r1", .redirect(to: "/r2"))
         server.route("/r2", .redirect(to: "/r3"))
         server.route("/r3", .text("too far"))
-        await #expect(throws: FetchError.tooManyRedirects(limit: 1, url: server.url("/r2"))) {
+        await #expect(throws: HTTPError.tooManyRedirects(limit: 1, url: server.url("/r2"))) {
             try await perform(kind, request("/r1", maxRedirects: 1))
         }
         #expect(server.requestCount("/r3") == 0)
@@ -121,7 +121,7 @@ struct HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases)
     func resetConnectionsAreTransportErrors(kind: HTTPTransportKind) async throws {
         server.route("/reset", .reset)
-        let error = await #expect(throws: FetchError.self) { try await perform(kind, request("/reset")) }
+        let error = await #expect(throws: HTTPError.self) { try await perform(kind, request("/reset")) }
         guard case .transport(_, _, let url)? = error else {
             Issue.record("expected a transport error, got \(String(describing: error))")
             return
@@ -134,14 +134,14 @@ struct HTTPTransportTests {
         server.route("/forever", .delayHeaders(seconds: 30, then: .text("late")))
         let transport = kind.makeTransport(maxConnectionsPerHost: 2)
         let request = request("/forever", timeout: .seconds(60))
-        let task = Task { () async throws(FetchError) -> TransportResponse in
+        let task = Task { () async throws(HTTPError) -> TransportResponse in
             try await transport.perform(request) { _ in }
         }
         #expect(await server.waitForRequests("/forever", count: 1, timeout: 5))
         let clock = ContinuousClock()
         let started = clock.now
         task.cancel()
-        await #expect(throws: FetchError.cancelled(url: server.url("/forever"))) { try await task.value }
+        await #expect(throws: HTTPError.cancelled(url: server.url("/forever"))) { try await task.value }
         #expect(clock.now - started < .seconds(1))
         #expect(await server.waitForAbortedResponse("/forever", timeout: 5))
     }
@@ -154,7 +154,7 @@ struct HTTPTransportTests {
             transport: kind)
         let clock = ContinuousClock()
         let started = clock.now
-        await #expect(throws: FetchError.timedOut(after: .milliseconds(250), url: server.url("/stall"))) {
+        await #expect(throws: HTTPError.timedOut(after: .milliseconds(250), url: server.url("/stall"))) {
             try await client.send(Request<Data>(path: "/stall"))
         }
         let elapsed = clock.now - started

@@ -51,11 +51,11 @@ struct HostileServerTests {
     /// Performs `request` and returns its error, checking the time it took and the memory it added.
     private func failure(
         _ kind: HTTPTransportKind, _ request: TransportRequest, within limit: Duration
-    ) async -> FetchError? {
+    ) async -> HTTPError? {
         let peakBefore = Self.peakResidentBytes()
         let clock = ContinuousClock()
         let start = clock.now
-        var failure: FetchError?
+        var failure: HTTPError?
         do {
             _ = try await kind.makeTransport(maxConnectionsPerHost: 2).perform(request) { _ in }
         } catch {
@@ -101,7 +101,7 @@ struct HostileServerTests {
         server.route("/small", .respond(headers: [:], body: [UInt8](body)))
         let transport = kind.makeTransport(maxConnectionsPerHost: 2)
         for _ in 0..<3 {
-            await #expect(throws: FetchError.bodyTooLarge(limit: Self.cap, url: server.url("/endless"))) {
+            await #expect(throws: HTTPError.bodyTooLarge(limit: Self.cap, url: server.url("/endless"))) {
                 _ = try await transport.perform(request("/endless")) { _ in }
             }
             let response = try await transport.perform(request("/small")) { _ in }

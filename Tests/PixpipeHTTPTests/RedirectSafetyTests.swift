@@ -31,7 +31,7 @@ struct RedirectSafetyTests {
             timeout: .seconds(10))
     }
 
-    private func perform(_ kind: HTTPTransportKind, _ request: TransportRequest) async throws(FetchError)
+    private func perform(_ kind: HTTPTransportKind, _ request: TransportRequest) async throws(HTTPError)
         -> TransportResponse
     {
         try await kind.makeTransport(maxConnectionsPerHost: 4).perform(request) { _ in }
@@ -88,12 +88,12 @@ struct RedirectSafetyTests {
         other.route("/land", .text("landed"))
         switch kind {
         case .curl:
-            await #expect(throws: FetchError.tooManyRedirects(limit: 0, url: server.url("/start"))) {
+            await #expect(throws: HTTPError.tooManyRedirects(limit: 0, url: server.url("/start"))) {
                 try await perform(kind, request(server.url("/start"), maxRedirects: 0))
             }
         case .urlSession:
             // FoundationNetworking cannot read the Location and ends the task without a response.
-            await #expect(throws: FetchError.self) {
+            await #expect(throws: HTTPError.self) {
                 try await perform(kind, request(server.url("/start"), maxRedirects: 0))
             }
         }
@@ -126,7 +126,7 @@ struct RedirectSafetyTests {
 
     @Test func curlRefusesALocationItCannotResolve() async throws {
         server.route("/start", .respond(status: 302, headers: ["Location": "http://["], body: []))
-        await #expect(throws: FetchError.invalidURL("http://[")) {
+        await #expect(throws: HTTPError.invalidURL("http://[")) {
             try await perform(.curl, request(server.url("/start")))
         }
     }

@@ -42,7 +42,7 @@ struct RetryPolicyTests {
     }
 
     @Test func onlyIdempotentMethodsAndRetryableFailuresAreRetried() {
-        let unavailable = FetchError.httpStatus(code: 503, url: url, bodyPrefix: "")
+        let unavailable = HTTPError.httpStatus(code: 503, url: url, bodyPrefix: "")
         #expect(policy.shouldRetry(unavailable, method: .get, attempt: 1))
         #expect(policy.shouldRetry(.timedOut(after: .seconds(1), url: url), method: .put, attempt: 4))
         #expect(

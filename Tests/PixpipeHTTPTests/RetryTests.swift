@@ -43,7 +43,7 @@ extension SocketTests {
 
         @Test func attemptBudgetIsRespected() async throws {
             server.route("/down", .failFirst(10, status: 503, then: .text("ok")))
-            await #expect(throws: FetchError.httpStatus(code: 503, url: server.url("/down"), bodyPrefix: "")) {
+            await #expect(throws: HTTPError.httpStatus(code: 503, url: server.url("/down"), bodyPrefix: "")) {
                 try await client(maxAttempts: 3).send(Request<String>(path: "/down"))
             }
             #expect(server.requestCount("/down") == 3)
@@ -52,7 +52,7 @@ extension SocketTests {
         @Test func postIsNeverRetried() async throws {
             server.route("/submit", .failFirst(1, status: 503, then: .text("ok")))
             let request = Request<String>(path: "/submit", method: .post, body: .text("payload"))
-            await #expect(throws: FetchError.httpStatus(code: 503, url: server.url("/submit"), bodyPrefix: "")) {
+            await #expect(throws: HTTPError.httpStatus(code: 503, url: server.url("/submit"), bodyPrefix: "")) {
                 try await client(maxAttempts: 5).send(request)
             }
             #expect(server.requestCount("/submit") == 1)
@@ -61,7 +61,7 @@ extension SocketTests {
 
         @Test func notFoundIsNotRetried() async throws {
             server.route("/gone", .text("gone", status: 404))
-            await #expect(throws: FetchError.self) {
+            await #expect(throws: HTTPError.self) {
                 try await client(maxAttempts: 5).send(Request<String>(path: "/gone"))
             }
             #expect(server.requestCount("/gone") == 1)
@@ -69,7 +69,7 @@ extension SocketTests {
 
         @Test func connectionResetIsRetriedAsATransportError() async throws {
             server.route("/reset", .reset)
-            let error = await #expect(throws: FetchError.self) {
+            let error = await #expect(throws: HTTPError.self) {
                 try await client(maxAttempts: 2).send(Request<String>(path: "/reset"))
             }
             #expect(error.map { if case .transport = $0 { true } else { false } } == true)

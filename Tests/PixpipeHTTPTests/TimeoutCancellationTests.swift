@@ -19,7 +19,7 @@ extension SocketTests {
             var request = Request<String>(path: "/slow")
             request.timeout = .milliseconds(300)
             let started = ContinuousClock.now
-            await #expect(throws: FetchError.timedOut(after: .milliseconds(300), url: server.url("/slow"))) {
+            await #expect(throws: HTTPError.timedOut(after: .milliseconds(300), url: server.url("/slow"))) {
                 try await client.send(request)
             }
             #expect(ContinuousClock.now - started < .milliseconds(900))
@@ -31,7 +31,7 @@ extension SocketTests {
             var request = Request<Data>(path: "/trickle")
             request.timeout = .milliseconds(500)
             let started = ContinuousClock.now
-            await #expect(throws: FetchError.timedOut(after: .milliseconds(500), url: server.url("/trickle"))) {
+            await #expect(throws: HTTPError.timedOut(after: .milliseconds(500), url: server.url("/trickle"))) {
                 try await client.send(request)
             }
             #expect(ContinuousClock.now - started < .seconds(2))
@@ -53,13 +53,13 @@ extension SocketTests {
         @Test func taskCancellationIsCancelledAndStopsTheTransfer() async throws {
             server.route(
                 "/stream", .trickle(body: [UInt8](repeating: 1, count: 100_000), chunkSize: 100, interval: 0.05))
-            let task = Task { () async throws(FetchError) -> Data in
+            let task = Task { () async throws(HTTPError) -> Data in
                 try await client.send(Request<Data>(path: "/stream"))
             }
             #expect(await server.waitForRequests("/stream", count: 1, timeout: 5))
             task.cancel()
             let result = await task.result
-            #expect(throws: FetchError.cancelled(url: server.url("/stream"))) { try result.get() }
+            #expect(throws: HTTPError.cancelled(url: server.url("/stream"))) { try result.get() }
             #expect(await server.waitForAbortedResponse("/stream", timeout: 5))
         }
 
@@ -69,17 +69,17 @@ extension SocketTests {
             #expect(await server.waitForRequests("/slow", count: 1, timeout: 5))
             let started = ContinuousClock.now
             fetch.cancel()
-            await #expect(throws: FetchError.cancelled(url: server.url("/slow"))) { try await fetch.value }
+            await #expect(throws: HTTPError.cancelled(url: server.url("/slow"))) { try await fetch.value }
             #expect(ContinuousClock.now - started < .seconds(1))
         }
 
         @Test func cancellationBeforeStartingIsCancelled() async throws {
             server.route("/x", .text("x"))
-            let task = Task { () async throws(FetchError) -> String in
+            let task = Task { () async throws(HTTPError) -> String in
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await client.send(Request<String>(path: "/x"))
             }
-            await #expect(throws: FetchError.cancelled(url: server.url("/x"))) { try await task.value }
+            await #expect(throws: HTTPError.cancelled(url: server.url("/x"))) { try await task.value }
         }
     }
 }

@@ -18,7 +18,7 @@ extension SocketTests {
             server.route("/big", .respond(body: [UInt8](repeating: 7, count: 100_000)))
             var request = Request<Data>(path: "/big")
             request.maxBodyBytes = 1000
-            await #expect(throws: FetchError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
+            await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
                 try await client.send(request)
             }
         }
@@ -28,7 +28,7 @@ extension SocketTests {
             server.route("/chunked", .chunked(chunks: chunks))
             var request = Request<Data>(path: "/chunked")
             request.maxBodyBytes = 10_000
-            await #expect(throws: FetchError.bodyTooLarge(limit: 10_000, url: server.url("/chunked"))) {
+            await #expect(throws: HTTPError.bodyTooLarge(limit: 10_000, url: server.url("/chunked"))) {
                 try await client.send(request)
             }
             request.maxBodyBytes = 32_768
@@ -39,7 +39,7 @@ extension SocketTests {
             server.route("/endless", .endless(chunkSize: 4096))
             var request = Request<Data>(path: "/endless")
             request.maxBodyBytes = 100_000
-            await #expect(throws: FetchError.bodyTooLarge(limit: 100_000, url: server.url("/endless"))) {
+            await #expect(throws: HTTPError.bodyTooLarge(limit: 100_000, url: server.url("/endless"))) {
                 try await client.send(request)
             }
             #expect(await server.waitForAbortedResponse("/endless", timeout: 5))
@@ -47,7 +47,7 @@ extension SocketTests {
 
         @Test func truncatedBodyIsATransportError() async throws {
             server.route("/short", .truncated(body: [UInt8](repeating: 1, count: 10), declaredLength: 1000))
-            let error = await #expect(throws: FetchError.self) { try await client.send(Request<Data>(path: "/short")) }
+            let error = await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "/short")) }
             guard case .transport(_, _, let url) = error else {
                 Issue.record("expected a transport error, got \(String(describing: error))")
                 return
@@ -87,7 +87,7 @@ extension SocketTests {
 
         @Test func redirectLoopFailsWithTooManyRedirects() async throws {
             server.route("/loop", .redirect(to: "/loop"))
-            let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(path: "/loop")) }
+            let error = await #expect(throws: HTTPError.self) { try await client.send(Request<String>(path: "/loop")) }
             guard case .tooManyRedirects(let limit, _) = error else {
                 Issue.record("expected tooManyRedirects, got \(String(describing: error))")
                 return
@@ -101,7 +101,7 @@ extension SocketTests {
             server.route("/r3", .text("end"))
             var request = Request<String>(path: "/r0")
             request.maxRedirects = 2
-            let error = await #expect(throws: FetchError.self) { try await client.send(request) }
+            let error = await #expect(throws: HTTPError.self) { try await client.send(request) }
             #expect(error.map { if case .tooManyRedirects(2, _) = $0 { true } else { false } } == true)
             request.maxRedirects = 3
             #expect(try await client.send(request) == "end")
@@ -109,7 +109,7 @@ extension SocketTests {
 
         @Test func redirectToAnotherSchemeIsRefused() async throws {
             server.route("/ftp", .redirect(to: "ftp://127.0.0.1/file"))
-            let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(path: "/ftp")) }
+            let error = await #expect(throws: HTTPError.self) { try await client.send(Request<String>(path: "/ftp")) }
             #expect(error.map { if case .unsupportedScheme("ftp", _) = $0 { true } else { false } } == true)
         }
     }

@@ -48,7 +48,7 @@ struct URLSessionPoolTests {
     @Test func transportsDroppedRightAfterACancelledTransferLeaveABoundedPool() async throws {
         server.route("/big", .respond(body: [UInt8](repeating: 1, count: 10_000)))
         for _ in 0..<200 {
-            await #expect(throws: FetchError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
+            await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
                 try await URLSessionTransport(maxConnectionsPerHost: 11).perform(
                     request("/big", maxBodyBytes: 1000)
                 ) { _ in }

@@ -82,11 +82,11 @@ struct ImagePipelineCancellationTests {
         server.route("/wait.png", .delayHeaders(seconds: 30, then: .respond(body: PipelineFixture.png())))
         let pipeline = PipelineFixture.pipeline(client: client)
         let url = server.url("/wait.png")
-        let task = Task { () async throws(ImagePipelineError) -> Image in try await pipeline.image(for: url) }
+        let task = Task { () async throws(ImageLoadError) -> Image in try await pipeline.image(for: url) }
         #expect(await server.waitForRequests("/wait.png", count: 1, timeout: 10))
         task.cancel()
         let result = await task.result
-        #expect(throws: ImagePipelineError.cancelled(url: url)) { try result.get() }
+        #expect(throws: ImageLoadError.cancelled(url: url)) { try result.get() }
         #expect(await server.waitForAbortedResponse("/wait.png", timeout: 10))
     }
 
@@ -95,7 +95,7 @@ struct ImagePipelineCancellationTests {
         server.route("/later.png", .delayHeaders(seconds: 30, then: .respond(body: PipelineFixture.png())))
         let pipeline = PipelineFixture.pipeline(client: client)
         let url = server.url("/later.png")
-        let (results, continuation) = AsyncStream.makeStream(of: Result<Image, ImagePipelineError>.self)
+        let (results, continuation) = AsyncStream.makeStream(of: Result<Image, ImageLoadError>.self)
         let task = pipeline.loadImage(with: ImageRequest(url: url)) { result in
             continuation.yield(result)
             continuation.finish()

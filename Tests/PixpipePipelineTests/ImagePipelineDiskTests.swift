@@ -192,7 +192,7 @@ extension ImagePipelineDiskTests {
         let limited = ImagePipeline(
             configuration: .init(
                 client: client, dataCache: try DataCache(directory: folder.url), decodeOptions: options))
-        let error = await #expect(throws: ImagePipelineError.self) { try await limited.image(for: url) }
+        let error = await #expect(throws: ImageLoadError.self) { try await limited.image(for: url) }
         #expect(error == .decoding(.tooLarge(width: 64, height: 48, limit: 1_000), url: url))
         #expect(error?.shortName == "too-large-image")
         // The bytes are fine, only too large for this pipeline: another one reads them from the disk.

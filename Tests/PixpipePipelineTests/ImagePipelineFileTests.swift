@@ -77,7 +77,7 @@ struct ImagePipelineFileTests {
         let fifo = files.appendingPathComponent("pipe.png")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         for url in [files.appendingPathComponent("missing.png"), files, fifo] {
-            let error = await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: url) }
+            let error = await #expect(throws: ImageLoadError.self) { try await pipeline.image(for: url) }
             guard case .decoding(.unreadable(let path, _), let errorURL) = error else {
                 Issue.record("expected an unreadable file for \(url.path), got \(String(describing: error))")
                 continue
@@ -94,13 +94,13 @@ struct ImagePipelineFileTests {
         var configuration = ImagePipeline.Configuration(client: PipelineFixture.client())
         configuration.decodeOptions.byteLimit = size - 1
         let byteLimited = ImagePipeline(configuration: configuration)
-        let tooBig = await #expect(throws: ImagePipelineError.self) { try await byteLimited.image(for: local) }
+        let tooBig = await #expect(throws: ImageLoadError.self) { try await byteLimited.image(for: local) }
         #expect(tooBig == .decoding(.inputTooLarge(bytes: size, limit: size - 1), url: local))
 
         configuration.decodeOptions.byteLimit = nil
         configuration.decodeOptions.pixelLimit = 100
         let pixelLimited = ImagePipeline(configuration: configuration)
-        let tooLarge = await #expect(throws: ImagePipelineError.self) { try await pixelLimited.image(for: local) }
+        let tooLarge = await #expect(throws: ImageLoadError.self) { try await pixelLimited.image(for: local) }
         #expect(tooLarge?.shortName == "too-large-image")
     }
 }

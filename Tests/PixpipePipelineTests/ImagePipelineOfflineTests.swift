@@ -91,7 +91,7 @@ struct ImagePipelineOfflineTests {
     func refusedByTheEntry(cacheControl: String) async throws {
         let url = try await cacheThenStop("/strict.png", headers: ["Cache-Control": cacheControl, "ETag": "\"v1\""])
         let second = try freshPipeline()
-        let error = await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        let error = await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(error?.shortName == "transport")
         #expect(second.statistics.staleServed == 0 && second.statistics.networkRequests == 1)
         // Still stored: a failure to revalidate removes nothing.
@@ -102,7 +102,7 @@ struct ImagePipelineOfflineTests {
     func refusedByTheConfiguration() async throws {
         let url = try await cacheThenStop("/off.png", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let second = try freshPipeline(servesStaleOnError: false)
-        await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(second.statistics.staleServed == 0)
     }
 
@@ -115,7 +115,7 @@ struct ImagePipelineOfflineTests {
         _ = try await freshPipeline().image(for: url)
         server.route("/busy.png", .text("busy", status: 503))
         let second = try freshPipeline()
-        let error = await #expect(throws: ImagePipelineError.self) { try await second.image(for: url) }
+        let error = await #expect(throws: ImageLoadError.self) { try await second.image(for: url) }
         #expect(error == .fetch(.httpStatus(code: 503, url: url, bodyPrefix: "busy")))
         #expect(second.statistics.staleServed == 0)
     }
@@ -136,14 +136,14 @@ struct ImagePipelineOfflineTests {
         server.stop()
     }
 
-    @Test("FetchError.isOriginUnreachable: transport failures and timeouts, not answers or cancellations")
+    @Test("HTTPError.isOriginUnreachable: transport failures and timeouts, not answers or cancellations")
     func unreachableErrors() throws {
         let url = try #require(URL(string: "http://127.0.0.1/x"))
-        #expect(FetchError.transport(code: 7, description: "refused", url: url).isOriginUnreachable)
-        #expect(FetchError.timedOut(after: .seconds(1), url: url).isOriginUnreachable)
-        #expect(!FetchError.httpStatus(code: 503, url: url, bodyPrefix: "").isOriginUnreachable)
-        #expect(!FetchError.cancelled(url: url).isOriginUnreachable)
+        #expect(HTTPError.transport(code: 7, description: "refused", url: url).isOriginUnreachable)
+        #expect(HTTPError.timedOut(after: .seconds(1), url: url).isOriginUnreachable)
+        #expect(!HTTPError.httpStatus(code: 503, url: url, bodyPrefix: "").isOriginUnreachable)
+        #expect(!HTTPError.cancelled(url: url).isOriginUnreachable)
         // CURLE_PEER_FAILED_VERIFICATION (60): the client's trust, not the network.
-        #expect(!FetchError.transport(code: 60, description: "certificate", url: url).isOriginUnreachable)
+        #expect(!HTTPError.transport(code: 60, description: "certificate", url: url).isOriginUnreachable)
     }
 }

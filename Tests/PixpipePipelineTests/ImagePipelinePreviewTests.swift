@@ -92,6 +92,6 @@ struct ImagePipelinePreviewTests {
     @Test("A failed download ends the stream with the pipeline's error")
     func failureThrows() async throws {
         server.route("/missing.jpg", .text("no", status: 404))
-        await #expect(throws: ImagePipelineError.self) { _ = try await events(pipeline(), "/missing.jpg") }
+        await #expect(throws: ImageLoadError.self) { _ = try await events(pipeline(), "/missing.jpg") }
     }
 }

@@ -115,7 +115,7 @@ struct ImagePipelineTests {
         let queue = DispatchQueue(label: "pipeline-test")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let (results, continuation) = AsyncStream.makeStream(of: (Result<Image, ImagePipelineError>, Int?).self)
+        let (results, continuation) = AsyncStream.makeStream(of: (Result<Image, ImageLoadError>, Int?).self)
         let task = pipeline.loadImage(with: ImageRequest(url: server.url("/d.png")), queue: queue) { result in
             continuation.yield((result, DispatchQueue.getSpecific(key: key)))
             continuation.finish()
@@ -147,21 +147,21 @@ struct ImagePipelineTests {
         let folder = CacheFolder()
         let pipeline = PipelineFixture.pipeline(client: client, dataCache: try DataCache(directory: folder.url))
         let missing = server.url("/missing.png")
-        await #expect(throws: ImagePipelineError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "no"))) {
+        await #expect(throws: ImageLoadError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "no"))) {
             try await pipeline.image(for: missing)
         }
         let text = server.url("/text.png")
-        let error = await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: text) }
+        let error = await #expect(throws: ImageLoadError.self) { try await pipeline.image(for: text) }
         #expect(error == .decoding(.unsupportedFormat(recognized: .text), url: text))
         #expect(error?.shortName == "not-an-image")
         #expect(
-            ImagePipelineError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "")).shortName == "http-status")
-        #expect(ImagePipelineError.cancelled(url: text).shortName == "cancelled")
+            ImageLoadError.fetch(.httpStatus(code: 404, url: missing, bodyPrefix: "")).shortName == "http-status")
+        #expect(ImageLoadError.cancelled(url: text).shortName == "cancelled")
         // Bytes that are not an image are dropped from the disk, so the next call asks again.
         #expect(folder.fileNames().filter { !$0.hasPrefix(".") }.isEmpty)
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: text) }
+        await #expect(throws: ImageLoadError.self) { try await pipeline.image(for: text) }
         #expect(server.requestCount("/text.png") == 2)
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: missing) }
+        await #expect(throws: ImageLoadError.self) { try await pipeline.image(for: missing) }
         #expect(server.requestCount("/missing.png") == 2)
     }
 

@@ -45,7 +45,7 @@ extension SocketTests {
             #expect(Self.errorPage.split(separator: "\n").count == 13)
             server.route("/covers/missing.png", .text(Self.errorPage, status: 404, contentType: "text/html"))
 
-            let error = await #expect(throws: FetchError.self) {
+            let error = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<Image>(path: "/covers/missing.png"))
             }
 
@@ -53,11 +53,11 @@ extension SocketTests {
             #expect(!description.contains("\n") && !description.contains("\r"))
             #expect(description.hasPrefix("\(server.url("/covers/missing.png").absoluteString) answered HTTP 404: "))
             let shownExcerpt = try #require(description.split(separator: ": ", maxSplits: 1).last)
-            #expect(shownExcerpt.count <= FetchError.descriptionExcerptLength)
+            #expect(shownExcerpt.count <= HTTPError.descriptionExcerptLength)
             #expect(shownExcerpt.hasPrefix("<!DOCTYPE html> <html lang=\"en\"> <head>"))
             let excerpt = try #require(error?.bodyExcerpt)
             #expect(
-                excerpt.count > FetchError.descriptionExcerptLength && excerpt.count <= FetchError.bodyExcerptLength)
+                excerpt.count > HTTPError.descriptionExcerptLength && excerpt.count <= HTTPError.bodyExcerptLength)
             #expect(excerpt.contains("<title>404 Not Found</title>") && !excerpt.contains("\n"))
         }
 
@@ -68,7 +68,7 @@ extension SocketTests {
                 "/cut.png", .respond(headers: ["Content-Type": "image/png"], body: Array(png.prefix(png.count / 2))))
             let url = server.url("/cut.png")
 
-            let error = await #expect(throws: ImagePipelineError.self) { try await client.image(for: url) }
+            let error = await #expect(throws: ImageLoadError.self) { try await client.image(for: url) }
             guard case .decoding(.truncated(let format, _), let failedURL) = error else {
                 Issue.record("expected .decoding(.truncated), got \(String(describing: error))")
                 return
@@ -77,8 +77,8 @@ extension SocketTests {
             #expect(error?.shortName == "truncated-image")
 
             // The same failure through `send`, mapped into the pipeline's cases by the caller.
-            let fetchError = await #expect(throws: FetchError.self) { try await client.send(Request<Image>(url: url)) }
-            #expect(fetchError.map { ImagePipelineError($0) } == error)
+            let fetchError = await #expect(throws: HTTPError.self) { try await client.send(Request<Image>(url: url)) }
+            #expect(fetchError.map { ImageLoadError($0) } == error)
         }
 
         @Test("An HTML page sent with 200 for Request<Image> is a typed error that names HTML")
@@ -87,20 +87,20 @@ extension SocketTests {
             server.route("/portal.png", .text(page, contentType: "text/html; charset=utf-8"))
             let url = server.url("/portal.png")
 
-            let error = await #expect(throws: FetchError.self) { try await client.send(Request<Image>(url: url)) }
+            let error = await #expect(throws: HTTPError.self) { try await client.send(Request<Image>(url: url)) }
             guard case .conversionFailed(.htmlPage(let title, let excerpt), url) = error else {
                 Issue.record("expected .htmlPage, got \(String(describing: error))")
                 return
             }
             #expect(title == "Sign in to Wi-Fi")
-            #expect(excerpt.hasPrefix("<!DOCTYPE html>") && excerpt.count <= FetchError.bodyExcerptLength)
+            #expect(excerpt.hasPrefix("<!DOCTYPE html>") && excerpt.count <= HTTPError.bodyExcerptLength)
             let description = try #require(error?.description)
             #expect(description.contains("HTML page titled \"Sign in to Wi-Fi\"") && !description.contains("\n"))
             #expect(error?.bodyExcerpt == excerpt)
             if case .conversionFailed(let conversion, _) = error { #expect(conversion.shortName == "html-page") }
 
             // Through the pipeline's cases it stays a fetch failure naming the page, not a decode failure.
-            let typed = await #expect(throws: ImagePipelineError.self) { try await client.image(for: url) }
+            let typed = await #expect(throws: ImageLoadError.self) { try await client.image(for: url) }
             #expect(typed == .fetch(.conversionFailed(.htmlPage(title: title, excerpt: excerpt), url: url)))
         }
 
@@ -109,7 +109,7 @@ extension SocketTests {
             server.route(
                 "/file.bin",
                 .text("\u{FEFF}\n  <html><body>gone</body></html>", contentType: "application/octet-stream"))
-            let error = await #expect(throws: FetchError.self) {
+            let error = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<Image>(path: "/file.bin"))
             }
             #expect(
@@ -118,7 +118,7 @@ extension SocketTests {
                         .htmlPage(title: nil, excerpt: "<html><body>gone</body></html>"), url: server.url("/file.bin")))
 
             server.route("/api.json", .text(Self.errorPage, contentType: "text/html"))
-            let jsonError = await #expect(throws: FetchError.self) {
+            let jsonError = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<JSON>(path: "/api.json"))
             }
             guard case .conversionFailed(.htmlPage(let title, _), _) = jsonError else {
@@ -130,7 +130,7 @@ extension SocketTests {
 
         @Test func imageConversionOfNonImageBytesFailsWithTheDecodingError() async throws {
             server.route("/photo.png", .respond(headers: ["Content-Type": "image/png"], body: Array("not a png".utf8)))
-            let error = await #expect(throws: FetchError.self) {
+            let error = await #expect(throws: HTTPError.self) {
                 try await client.send(Request<Image>(path: "/photo.png"))
             }
             guard case .conversionFailed(.underlying(let underlying), _) = error else {

@@ -34,7 +34,7 @@ extension ImagePipeline {
         /// original is revalidated and the output made and stored again.
         public var processedImageEncoding: ImageEncoding?
         /// Whether a stale disk-cache entry serves when its revalidation fails because the origin cannot be
-        /// reached (a transport failure or a timeout: ``FetchError/isOriginUnreachable``), as RFC 9111 4.2.4
+        /// reached (a transport failure or a timeout: ``HTTPError/isOriginUnreachable``), as RFC 9111 4.2.4
         /// allows a disconnected cache. Default: `true`. Never for an entry with `must-revalidate` or
         /// `no-cache`, nor after an answer such as a `5xx` (no `stale-if-error`); the entry stays stale, so
         /// the next load asks the origin again. Counted in ``Statistics/staleServed``.

@@ -18,7 +18,7 @@ extension ImagePipeline {
     /// }
     /// ```
     ///
-    /// The stream ends after ``ImageLoadEvent/final(_:)``, or throws the ``ImagePipelineError``; a memory
+    /// The stream ends after ``ImageLoadEvent/final(_:)``, or throws the ``ImageLoadError``; a memory
     /// hit, a disk hit, a baseline JPEG or another format give the final image only. Ending the iteration
     /// early cancels the request's share of the work. Previews are never cached; see
     /// ``ImageRequest/onPreview`` for their size and for coalesced callers.

@@ -37,19 +37,19 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The decoded image at `url`.
-    public func image(for url: URL) async throws(ImagePipelineError) -> Image {
+    public func image(for url: URL) async throws(ImageLoadError) -> Image {
         try await image(for: ImageRequest(url: url))
     }
 
     /// The image `request` describes. Cancelling the calling task cancels the request's share of the work
-    /// and throws ``ImagePipelineError/cancelled(url:)``.
-    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
+    /// and throws ``ImageLoadError/cancelled(url:)``.
+    public func image(for request: ImageRequest) async throws(ImageLoadError) -> Image {
         try await imageResponse(for: request).image
     }
 
     /// The image `request` describes, with where it came from (memory, disk, a revalidation, the network, or
     /// a stale entry while the origin is down); cancelled as `image(for:)` is.
-    public func imageResponse(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+    public func imageResponse(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse {
         if let image = memoryHit(for: request) { return ImageResponse(image: image, source: .memoryCache) }
         let task = startTask(request)
         let result = await withTaskCancellationHandler {
@@ -71,11 +71,11 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Loads `request` and calls `completion` once with the outcome, on `queue` or else on a global queue
-    /// (never before this returns). Cancelling the returned task delivers ``ImagePipelineError/cancelled(url:)``.
+    /// (never before this returns). Cancelling the returned task delivers ``ImageLoadError/cancelled(url:)``.
     @discardableResult
     public func loadImage(
         with request: ImageRequest, queue: DispatchQueue? = nil,
-        completion: @escaping @Sendable (Result<Image, ImagePipelineError>) -> Void
+        completion: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void
     ) -> ImageTask {
         let task = imageTask(with: request)
         task.onFinish(queue: queue, completion)

@@ -14,10 +14,10 @@ import PixpipeLocking
 ///
 /// Tasks for one URL share its download, and tasks with the same processing share its decode; cancelling a
 /// task gives up only its share (the download stops when no task wants it any more). A task finishes
-/// exactly once: with its image, an error, or ``ImagePipelineError/cancelled(url:)``.
+/// exactly once: with its image, an error, or ``ImageLoadError/cancelled(url:)``.
 public final class ImageTask: Cancellable {
-    typealias Outcome = Result<ImageResponse, ImagePipelineError>
-    typealias Completion = @Sendable (Result<Image, ImagePipelineError>) -> Void
+    typealias Outcome = Result<ImageResponse, ImageLoadError>
+    typealias Completion = @Sendable (Result<Image, ImageLoadError>) -> Void
     private typealias Waiter = CheckedContinuation<Outcome, Never>
 
     private struct State {
@@ -64,21 +64,21 @@ public final class ImageTask: Cancellable {
         }
     }
 
-    /// The image; throws ``ImagePipelineError``, ``ImagePipelineError/cancelled(url:)`` once cancelled.
+    /// The image; throws ``ImageLoadError``, ``ImageLoadError/cancelled(url:)`` once cancelled.
     /// Cancelling the awaiting Swift task does not cancel this one (`ImagePipeline.image(for:)` does).
     public var image: Image {
-        get async throws(ImagePipelineError) { try await result.get() }
+        get async throws(ImageLoadError) { try await result.get() }
     }
 
     /// The outcome as a `Result`.
-    public var result: Result<Image, ImagePipelineError> {
+    public var result: Result<Image, ImageLoadError> {
         get async { await responseResult.map(\.image) }
     }
 
     /// The image with where it came from (``ImageResponse/Source``; a task sharing another's download or
     /// decode is told that job's source); throws as ``image`` does.
     public var response: ImageResponse {
-        get async throws(ImagePipelineError) { try await responseResult.get() }
+        get async throws(ImageLoadError) { try await responseResult.get() }
     }
 
     /// The outcome with the image's source.
@@ -99,7 +99,7 @@ public final class ImageTask: Cancellable {
     /// Whether the task has finished (with an image, an error or a cancellation).
     public var isFinished: Bool { state.withLock { $0.result != nil } }
 
-    /// Stops the task: it finishes with ``ImagePipelineError/cancelled(url:)`` at once; its share of the
+    /// Stops the task: it finishes with ``ImageLoadError/cancelled(url:)`` at once; its share of the
     /// work is given up. Nothing happens when it has already finished.
     public func cancel() {
         coordinator?.cancel(self)
@@ -135,7 +135,7 @@ public final class ImageTask: Cancellable {
     }
 
     private static func deliver(
-        _ result: Result<Image, ImagePipelineError>, on queue: DispatchQueue?, to completion: @escaping Completion
+        _ result: Result<Image, ImageLoadError>, on queue: DispatchQueue?, to completion: @escaping Completion
     ) {
         (queue ?? DispatchQueue.global()).async { completion(result) }
     }

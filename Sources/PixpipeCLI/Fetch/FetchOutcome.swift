@@ -63,10 +63,10 @@ struct FetchOutcome: Sendable {
         if !reasons.isEmpty {
             // Say why, and what would make a rerun do them: a rerun that does nothing puzzles people.
             var hints: [String] = []
-            if (summary.skippedByReason["already-done"] ?? 0) > 0 {
+            if summary.skips[.alreadyDone, default: 0] > 0 {
                 hints.append("stored by an earlier run; --refresh checks them with the server")
             }
-            if (summary.skippedByReason["already-failed"] ?? 0) + (summary.skippedByReason["already-gone"] ?? 0) > 0 {
+            if summary.skips[.alreadyFailed, default: 0] + summary.skips[.alreadyGone, default: 0] > 0 {
                 hints.append("--retry-failed tries earlier failures again")
             }
             lines.append(
@@ -78,7 +78,7 @@ struct FetchOutcome: Sendable {
                 "slowed: \(host) answered 429/503, so its requests were spaced up to "
                     + String(format: "%.2f", seconds) + " s apart")
         }
-        let damaged = ["truncated-image", "corrupt-image"].reduce(0) { $0 + (failuresByKind[$1] ?? 0) }
+        let damaged = summary.damagedImages
         if decodesStrictly && damaged > 0 {
             lines.append(
                 "\(damaged) damaged image\(damaged == 1 ? "" : "s") failed: --lenient stores an image whose "

@@ -6,11 +6,11 @@ import Foundation
 /// sub-second and total (headers plus body) deadlines. The loser is cancelled, and the race returns only
 /// once it has stopped, so a timed-out transfer never keeps running in the background.
 enum Deadline {
-    /// The operation's result, or ``FetchError/timedOut(after:url:)`` when `timeout` passes first.
+    /// The operation's result, or ``HTTPError/timedOut(after:url:)`` when `timeout` passes first.
     static func run<T: Sendable>(
-        timeout: Duration, url: URL, operation: @escaping @Sendable () async -> Result<T, FetchError>
-    ) async -> Result<T, FetchError> {
-        await withTaskGroup(of: Result<T, FetchError>?.self) { group in
+        timeout: Duration, url: URL, operation: @escaping @Sendable () async -> Result<T, HTTPError>
+    ) async -> Result<T, HTTPError> {
+        await withTaskGroup(of: Result<T, HTTPError>?.self) { group in
             group.addTask { await operation() }
             group.addTask {
                 do {
@@ -20,7 +20,7 @@ enum Deadline {
                     return nil  // cancelled: the operation finished first or the caller was cancelled
                 }
             }
-            var outcome: Result<T, FetchError> = .failure(.cancelled(url: url))
+            var outcome: Result<T, HTTPError> = .failure(.cancelled(url: url))
             while let next = await group.next() {
                 guard let next else { continue }
                 outcome = next

@@ -10,7 +10,7 @@ import Foundation
 public final class FetchTask<Value: Sendable>: Cancellable {
     /// Progress of the body transfer, one element per chunk received; finishes when the request ends.
     public let progress: AsyncStream<TransferProgress>
-    private let task: Task<Result<Response<Value>, FetchError>, Never>
+    private let task: Task<Result<Response<Value>, HTTPError>, Never>
 
     init(client: HTTPClient, request: Request<Value>) {
         let (stream, continuation) = AsyncStream.makeStream(
@@ -25,7 +25,7 @@ public final class FetchTask<Value: Sendable>: Cancellable {
         progress = stream
         task = Task {
             defer { continuation.finish() }
-            do throws(FetchError) {
+            do throws(HTTPError) {
                 return .success(try await client.response(for: finalRequest))
             } catch {
                 return .failure(error)
@@ -35,20 +35,20 @@ public final class FetchTask<Value: Sendable>: Cancellable {
 
     /// The converted response with its metadata.
     public var response: Response<Value> {
-        get async throws(FetchError) { try await task.value.get() }
+        get async throws(HTTPError) { try await task.value.get() }
     }
 
     /// The converted body.
     public var value: Value {
-        get async throws(FetchError) { try await task.value.get().value }
+        get async throws(HTTPError) { try await task.value.get().value }
     }
 
     /// The outcome as a `Result`.
-    public var result: Result<Value, FetchError> {
+    public var result: Result<Value, HTTPError> {
         get async { await task.value.map(\.value) }
     }
 
-    /// Cancels the request; awaiting it then fails with ``FetchError/cancelled(url:)``.
+    /// Cancels the request; awaiting it then fails with ``HTTPError/cancelled(url:)``.
     public func cancel() {
         task.cancel()
     }

@@ -8,11 +8,11 @@ extension HTTPClient {
     }
 
     /// Sends `request` and calls `completion` once with the outcome, on `queue` when given (otherwise on
-    /// an arbitrary thread). Cancelling the returned task delivers ``FetchError/cancelled(url:)``.
+    /// an arbitrary thread). Cancelling the returned task delivers ``HTTPError/cancelled(url:)``.
     @discardableResult
     public func send<Value>(
         _ request: Request<Value>, queue: DispatchQueue? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        completion: @escaping @Sendable (Result<Value, HTTPError>) -> Void
     ) -> FetchTask<Value> {
         let fetch = task(for: request)
         Task {
@@ -41,13 +41,13 @@ extension Request {
     @discardableResult
     public func response(
         using client: HTTPClient = .shared, queue: DispatchQueue? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        completion: @escaping @Sendable (Result<Value, HTTPError>) -> Void
     ) -> FetchTask<Value> {
         client.send(self, queue: queue, completion: completion)
     }
 
     /// Sends the request with `client` (the shared client by default) and returns the value.
-    public func send(using client: HTTPClient = .shared) async throws(FetchError) -> Value {
+    public func send(using client: HTTPClient = .shared) async throws(HTTPError) -> Value {
         try await client.send(self)
     }
 }

@@ -37,12 +37,12 @@ public final class HTTPClient: Sendable {
     }
 
     /// Sends `request` and returns the converted body.
-    public func send<Value>(_ request: Request<Value>) async throws(FetchError) -> Value {
+    public func send<Value>(_ request: Request<Value>) async throws(HTTPError) -> Value {
         try await response(for: request).value
     }
 
     /// Sends `request` and returns the converted body with the status, headers and final URL.
-    public func response<Value>(for request: Request<Value>) async throws(FetchError) -> Response<Value> {
+    public func response<Value>(for request: Request<Value>) async throws(HTTPError) -> Response<Value> {
         let prepared = try prepare(request)
         let acceptance = ResponseAcceptance(
             statusCodes: request.acceptableStatusCodes, contentTypes: request.acceptableContentTypes)
@@ -60,7 +60,7 @@ public final class HTTPClient: Sendable {
     private func transfer(
         _ prepared: TransportRequest, acceptance: ResponseAcceptance, policy: RetryPolicy,
         progress: (@Sendable (TransferProgress) -> Void)?, observer: (any ResponseBodyObserver)?
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         var attempt = 1
         while true {
             let started = ContinuousClock.now
@@ -89,7 +89,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Resolves the URL and assembles the transport request (before adapters).
-    func prepare<Value>(_ request: Request<Value>) throws(FetchError) -> TransportRequest {
+    func prepare<Value>(_ request: Request<Value>) throws(HTTPError) -> TransportRequest {
         let url = try request.target.resolve(againstFolder: baseFolder, query: request.query)
         var headers = request.headers
         if let body = request.body, let contentType = body.contentType, !headers.contains("Content-Type") {
@@ -112,7 +112,7 @@ public final class HTTPClient: Sendable {
     private func performAttempt(
         _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
         observer: (any ResponseBodyObserver)?
-    ) async -> Result<TransportResponse, FetchError> {
+    ) async -> Result<TransportResponse, HTTPError> {
         guard await limiter.acquire() else { return .failure(.cancelled(url: prepared.url)) }
         let outcome = await adaptAndTransfer(prepared, progress: progress, observer: observer)
         limiter.release()
@@ -126,7 +126,7 @@ public final class HTTPClient: Sendable {
     private func adaptAndTransfer(
         _ prepared: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
         observer: (any ResponseBodyObserver)?
-    ) async -> Result<TransportResponse, FetchError> {
+    ) async -> Result<TransportResponse, HTTPError> {
         var adapted = prepared
         do {
             for adapter in configuration.adapters { adapted = try await adapter.adapt(adapted) }
@@ -136,14 +136,14 @@ public final class HTTPClient: Sendable {
         let transport = self.transport
         let finalRequest = adapted
         if transport.enforcesTimeout {
-            do throws(FetchError) {
+            do throws(HTTPError) {
                 return .success(try await transport.perform(finalRequest, observing: observer, progress: progress))
             } catch {
                 return .failure(error)
             }
         }
         return await Deadline.run(timeout: finalRequest.timeout, url: finalRequest.url) {
-            do throws(FetchError) {
+            do throws(HTTPError) {
                 return .success(try await transport.perform(finalRequest, observing: observer, progress: progress))
             } catch {
                 return .failure(error)
@@ -156,7 +156,7 @@ public final class HTTPClient: Sendable {
     /// which says more than the converter's own complaint about it.
     static func convert<Value>(
         _ response: TransportResponse, with conversion: ResponseConversion<Value>
-    ) throws(FetchError) -> Response<Value> {
+    ) throws(HTTPError) -> Response<Value> {
         do {
             return Response(
                 value: try conversion.convert(response.body, response.metadata), metadata: response.metadata)
@@ -177,7 +177,7 @@ struct ResponseAcceptance: Sendable {
     var contentTypes: [String]?
 
     /// The response when its status and content type are acceptable, else the error that says why not.
-    func check(_ response: TransportResponse) -> Result<TransportResponse, FetchError> {
+    func check(_ response: TransportResponse) -> Result<TransportResponse, HTTPError> {
         let metadata = response.metadata
         guard statusCodes.contains(metadata.statusCode) else {
             return .failure(.httpStatus(code: metadata.statusCode, url: metadata.url, body: response.body))

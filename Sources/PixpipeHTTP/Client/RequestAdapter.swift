@@ -7,20 +7,20 @@ import Foundation
 /// ```
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send in place of `request`; throwing stops the request with that error.
-    func adapt(_ request: TransportRequest) async throws(FetchError) -> TransportRequest
+    func adapt(_ request: TransportRequest) async throws(HTTPError) -> TransportRequest
 }
 
 /// An adapter made from a closure.
 public struct ClosureAdapter: RequestAdapter {
-    private let body: @Sendable (inout TransportRequest) throws(FetchError) -> Void
+    private let body: @Sendable (inout TransportRequest) throws(HTTPError) -> Void
 
     /// An adapter that edits the request in place.
-    public init(_ body: @escaping @Sendable (inout TransportRequest) throws(FetchError) -> Void) {
+    public init(_ body: @escaping @Sendable (inout TransportRequest) throws(HTTPError) -> Void) {
         self.body = body
     }
 
     /// Applies the closure.
-    public func adapt(_ request: TransportRequest) async throws(FetchError) -> TransportRequest {
+    public func adapt(_ request: TransportRequest) async throws(HTTPError) -> TransportRequest {
         var adapted = request
         try body(&adapted)
         return adapted

@@ -19,7 +19,7 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
     case underlying(any Error & Sendable)
     /// The body is an HTML page (a login wall, a captive portal, an error page sent with `200`), not the
     /// requested data; `title` is the page's `<title>` and `excerpt` the start of the page, each one escaped
-    /// line (the excerpt at most ``FetchError/bodyExcerptLength`` characters; the description shows less).
+    /// line (the excerpt at most ``HTTPError/bodyExcerptLength`` characters; the description shows less).
     ///
     /// ```swift
     /// } catch .conversionFailed(.htmlPage(let title, _), let url) {
@@ -46,7 +46,7 @@ public enum ConversionError: Error, Sendable, Equatable, CustomStringConvertible
         case .underlying(let error): String(describing: error)
         case .htmlPage(let title, let excerpt):
             "body is an HTML page" + (title.map { " titled \"\($0)\"" } ?? "") + ", not the requested data: "
-                + UntrustedText.excerpt(excerpt, limit: FetchError.descriptionExcerptLength)
+                + UntrustedText.excerpt(excerpt, limit: HTTPError.descriptionExcerptLength)
         }
     }
 

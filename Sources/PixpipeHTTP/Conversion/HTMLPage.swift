@@ -6,7 +6,7 @@ import PixpipeLocking
 struct HTMLPage {
     /// The page's `<title>`, one short escaped line, when it has one.
     var title: String?
-    /// The start of the page as one escaped line of at most ``FetchError/bodyExcerptLength`` characters.
+    /// The start of the page as one escaped line of at most ``HTTPError/bodyExcerptLength`` characters.
     var excerpt: String
 
     /// The bytes read to recognise a page and take its excerpt and title.
@@ -24,7 +24,7 @@ struct HTMLPage {
             } ?? false
         guard opening.hasPrefix("<!doctype html") || opening.hasPrefix("<html") || (labelled && opening.hasPrefix("<"))
         else { return nil }
-        excerpt = UntrustedText.excerpt(start.prefix(512), limit: FetchError.bodyExcerptLength)
+        excerpt = UntrustedText.excerpt(start.prefix(512), limit: HTTPError.bodyExcerptLength)
         title = Self.title(in: String(start))
     }
 

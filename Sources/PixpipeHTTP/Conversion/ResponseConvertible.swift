@@ -3,7 +3,7 @@ import Foundation
 /// A type that can be built from an HTTP response: its body bytes plus its metadata.
 ///
 /// The client checks status and content type first, then calls ``init(body:metadata:)``; a failure
-/// arrives as ``FetchError/conversionFailed(_:url:)`` carrying the ``ConversionError``.
+/// arrives as ``HTTPError/conversionFailed(_:url:)`` carrying the ``ConversionError``.
 ///
 /// Adding a format takes a few lines:
 ///

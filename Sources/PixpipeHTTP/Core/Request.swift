@@ -27,7 +27,7 @@ public struct Request<Value: Sendable>: Sendable {
     public var body: RequestBody?
     /// The time one attempt may take, headers and body included; the client's default when `nil`.
     public var timeout: Duration?
-    /// The status codes converted to a value; others fail with ``FetchError/httpStatus(code:url:bodyPrefix:)``.
+    /// The status codes converted to a value; others fail with ``HTTPError/httpStatus(code:url:bodyPrefix:)``.
     public var acceptableStatusCodes: Set<Int>
     /// Accepted `Content-Type` patterns such as `application/json` or `image/*`; `nil` accepts any.
     public var acceptableContentTypes: [String]?
@@ -95,9 +95,9 @@ public enum RequestTarget: Sendable, Hashable {
     /// ```
     case path(String)
 
-    /// The absolute URL, with `query` appended; ``FetchError/invalidURL(_:)`` when it cannot be built.
+    /// The absolute URL, with `query` appended; ``HTTPError/invalidURL(_:)`` when it cannot be built.
     /// `baseFolder` is the base URL as a folder (``folder(of:)``).
-    func resolve(againstFolder baseFolder: URL?, query: [URLQueryItem]) throws(FetchError) -> URL {
+    func resolve(againstFolder baseFolder: URL?, query: [URLQueryItem]) throws(HTTPError) -> URL {
         let resolved: URL
         switch self {
         case .url(let url):
@@ -147,7 +147,7 @@ public enum RequestTarget: Sendable, Hashable {
 
     /// `url` when it is an absolute http(s) URL with a host. Without URLComponents, whose host lookup runs
     /// IDNA through ICU: that was most of a small request's client-side cost in profiles.
-    private static func checked(_ url: URL) throws(FetchError) -> URL {
+    private static func checked(_ url: URL) throws(HTTPError) -> URL {
         guard let scheme = url.scheme else { throw .invalidURL(url.absoluteString) }
         guard scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https") else {
             throw .unsupportedScheme(scheme, url: url)

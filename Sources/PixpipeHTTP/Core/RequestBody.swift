@@ -40,10 +40,10 @@ public struct RequestBody: Sendable, Hashable {
         form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
-    /// A JSON body encoded from `value`; an encoding failure is ``FetchError/invalidRequestBody(reason:)``.
+    /// A JSON body encoded from `value`; an encoding failure is ``HTTPError/invalidRequestBody(reason:)``.
     public static func json(
         _ value: some Encodable, encoder: JSONEncoder = JSONEncoder()
-    ) throws(FetchError) -> RequestBody {
+    ) throws(HTTPError) -> RequestBody {
         do {
             return RequestBody(data: try encoder.encode(value), contentType: "application/json")
         } catch {

@@ -14,7 +14,7 @@ public struct AttemptEvent: Sendable, CustomStringConvertible {
     /// The URL requested.
     public var url: URL
     /// The status code of the response, or the error.
-    public var outcome: Result<Int, FetchError>
+    public var outcome: Result<Int, HTTPError>
     /// The wait before the next attempt, or `nil` when this was the last one.
     public var retryDelay: Duration?
     /// How long the attempt took.
@@ -22,7 +22,7 @@ public struct AttemptEvent: Sendable, CustomStringConvertible {
 
     /// An event from its parts.
     public init(
-        attempt: Int, method: HTTPMethod, url: URL, outcome: Result<Int, FetchError>, retryDelay: Duration?,
+        attempt: Int, method: HTTPMethod, url: URL, outcome: Result<Int, HTTPError>, retryDelay: Duration?,
         duration: Duration
     ) {
         self.attempt = attempt

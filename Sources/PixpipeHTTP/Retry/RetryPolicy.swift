@@ -4,7 +4,7 @@ import PixpipeLocking
 /// When and how long to wait before trying a failed request again.
 ///
 /// Only idempotent methods are retried, and only after transport errors (not those that would repeat, such as
-/// an untrusted certificate: ``FetchError/isPermanentTransportFailure``), timeouts, or a retryable status
+/// an untrusted certificate: ``HTTPError/isPermanentTransportFailure``), timeouts, or a retryable status
 /// (408, 429, 500, 502, 503, 504 by default). The wait is exponential backoff with full jitter, or the
 /// server's `Retry-After` when it sends one, never more than ``maxDelay``.
 ///
@@ -39,7 +39,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let none = RetryPolicy(maxAttempts: 1)
 
     /// Whether `error` from attempt number `attempt` of a `method` request deserves another attempt.
-    package func shouldRetry(_ error: FetchError, method: HTTPMethod, attempt: Int) -> Bool {
+    package func shouldRetry(_ error: HTTPError, method: HTTPMethod, attempt: Int) -> Bool {
         guard method.isIdempotent, attempt < maxAttempts else { return false }
         switch error {
         case .transport: return !error.isPermanentTransportFailure

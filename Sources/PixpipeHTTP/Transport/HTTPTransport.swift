@@ -4,14 +4,14 @@ import Foundation
 /// acceptance and conversion on top.
 ///
 /// A transport must stream the body into memory no larger than `request.maxBodyBytes` (failing with
-/// ``FetchError/bodyTooLarge(limit:url:)`` without reading the excess), follow redirects by
-/// `request.redirectPolicy`, report progress, and stop promptly with ``FetchError/cancelled(url:)`` when
+/// ``HTTPError/bodyTooLarge(limit:url:)`` without reading the excess), follow redirects by
+/// `request.redirectPolicy`, report progress, and stop promptly with ``HTTPError/cancelled(url:)`` when
 /// its task is cancelled. ``URLSessionTransport`` is the built-in one.
 public protocol HTTPTransport: Sendable {
     /// Performs `request`, calling `progress` as body bytes arrive.
     func perform(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
-    ) async throws(FetchError) -> TransportResponse
+    ) async throws(HTTPError) -> TransportResponse
 
     /// Performs `request`, showing the body to `observer` and calling `progress` (when given) as bytes
     /// arrive. The default runs ``perform(_:progress:)`` and shows the observer the whole body at the end;
@@ -19,10 +19,10 @@ public protocol HTTPTransport: Sendable {
     func perform(
         _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(FetchError) -> TransportResponse
+    ) async throws(HTTPError) -> TransportResponse
 
     /// Whether the transport itself ends every transfer at `request.timeout`, exactly, with
-    /// ``FetchError/timedOut(after:url:)``; the client then runs no timer of its own per request.
+    /// ``HTTPError/timedOut(after:url:)``; the client then runs no timer of its own per request.
     var enforcesTimeout: Bool { get }
 
     /// The executor of the transport's own I/O thread, if it has one that tasks may run on.
@@ -37,7 +37,7 @@ extension HTTPTransport {
     public func perform(
         _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         let response = try await perform(request, progress: progress ?? { _ in })
         if let observer {
             observer.begin()

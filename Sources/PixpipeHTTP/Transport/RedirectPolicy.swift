@@ -6,7 +6,7 @@ import Foundation
 /// Both built-in transports ask it about every hop, on the exact URL they are about to fetch: ``check(redirectNumber:from:to:)``
 /// decides whether to go, ``headers(_:forRedirectFrom:to:)`` what to send.
 public struct RedirectPolicy: Sendable, Hashable {
-    /// The most redirects followed for one request; one more fails with ``FetchError/tooManyRedirects(limit:url:)``.
+    /// The most redirects followed for one request; one more fails with ``HTTPError/tooManyRedirects(limit:url:)``.
     public var maxRedirects: Int
     /// Whether an https URL may redirect to an http one; refused by default.
     public var allowsInsecureRedirects: Bool
@@ -40,7 +40,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///
     /// `to` must be the absolute URL the transport will fetch; one without an http or https scheme, or
     /// without a host, is refused.
-    public func check(redirectNumber count: Int, from: URL, to: URL) -> FetchError? {
+    public func check(redirectNumber count: Int, from: URL, to: URL) -> HTTPError? {
         let scheme = to.scheme?.lowercased() ?? ""
         guard !scheme.isEmpty else { return .invalidURL(to.absoluteString) }
         guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme, url: to) }

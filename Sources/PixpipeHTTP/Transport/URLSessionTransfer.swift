@@ -18,7 +18,7 @@ import PixpipeLocking
 final class URLSessionTransfer: Sendable {
     /// The caller's continuation with the outcome to resume it with.
     private typealias Delivery = (
-        CheckedContinuation<Result<TransportResponse, FetchError>, Never>, Result<TransportResponse, FetchError>
+        CheckedContinuation<Result<TransportResponse, HTTPError>, Never>, Result<TransportResponse, HTTPError>
     )
 
     /// The URLSession task.
@@ -33,8 +33,8 @@ final class URLSessionTransfer: Sendable {
 
     private struct Guarded {
         var state: URLSessionTransferState
-        var continuation: CheckedContinuation<Result<TransportResponse, FetchError>, Never>?
-        var outcome: Result<TransportResponse, FetchError>?
+        var continuation: CheckedContinuation<Result<TransportResponse, HTTPError>, Never>?
+        var outcome: Result<TransportResponse, HTTPError>?
         var started = false
         var delivered = false
         /// Set once the transfer asked URLSession to cancel the task; later events are ignored.
@@ -53,10 +53,10 @@ final class URLSessionTransfer: Sendable {
     }
 
     /// Starts the task and waits for its outcome; cancellation of the calling task cancels the transfer.
-    func run() async -> Result<TransportResponse, FetchError> {
+    func run() async -> Result<TransportResponse, HTTPError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let immediate: Result<TransportResponse, FetchError>? = guarded.withLock { guarded in
+                let immediate: Result<TransportResponse, HTTPError>? = guarded.withLock { guarded in
                     if guarded.state.isCancelled { return .failure(.cancelled(url: guarded.state.request.url)) }
                     if let outcome = guarded.outcome { return outcome }
                     guarded.continuation = continuation

@@ -22,7 +22,7 @@ struct URLSessionTransferState {
     /// The URL of the response being received (changes with redirects).
     var currentURL: URL
     /// A failure found by the transport itself (cap, redirect policy); it wins over URLSession's own error.
-    var failure: FetchError?
+    var failure: HTTPError?
     /// Set once the awaiting task was cancelled.
     var isCancelled = false
 
@@ -84,7 +84,7 @@ struct URLSessionTransferState {
     }
 
     /// The transfer ended; `error` is URLSession's, if any. Returns the outcome to deliver.
-    func completed(error: (any Error)?) -> Result<TransportResponse, FetchError> {
+    func completed(error: (any Error)?) -> Result<TransportResponse, HTTPError> {
         if let failure { return .failure(failure) }
         if isCancelled { return .failure(.cancelled(url: request.url)) }
         if let error {
@@ -97,7 +97,7 @@ struct URLSessionTransferState {
     }
 
     /// Maps a URLSession error: cancellation and timeouts to their own cases, the rest to `transport`.
-    static func fetchError(for error: any Error, request: TransportRequest, url: URL) -> FetchError {
+    static func fetchError(for error: any Error, request: TransportRequest, url: URL) -> HTTPError {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
             return .transport(code: nsError.code, description: nsError.localizedDescription, url: url)

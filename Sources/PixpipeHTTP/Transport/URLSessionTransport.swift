@@ -31,7 +31,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Performs one request, streaming the body within its cap.
     public func perform(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
         let task = session.dataTask(with: urlRequest(for: request))
         let transfer = URLSessionTransfer(

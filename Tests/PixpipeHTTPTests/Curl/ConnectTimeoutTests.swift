@@ -18,7 +18,7 @@ import Testing
                 timeout: .seconds(20))
             let clock = ContinuousClock()
             let started = clock.now
-            await #expect(throws: FetchError.timedOut(after: .milliseconds(300), url: url)) {
+            await #expect(throws: HTTPError.timedOut(after: .milliseconds(300), url: url)) {
                 try await transport.perform(request) { _ in }
             }
             let elapsed = clock.now - started

@@ -61,8 +61,8 @@ struct CurlTaskExecutorTests {
         let executor = try #require(transport.taskExecutor)
         let url = server.url("/slow")
         let started = ContinuousClock.now
-        let task = Task(executorPreference: executor) { () -> FetchError? in
-            do throws(FetchError) {
+        let task = Task(executorPreference: executor) { () -> HTTPError? in
+            do throws(HTTPError) {
                 _ = try await client.send(Request<String>(url: url))
                 return nil
             } catch {

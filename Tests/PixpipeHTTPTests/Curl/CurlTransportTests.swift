@@ -29,7 +29,7 @@ struct CurlTransportTests {
             redirectPolicy: RedirectPolicy(), timeout: .seconds(10))
         let clock = ContinuousClock()
         let started = clock.now
-        await #expect(throws: FetchError.timedOut(after: .milliseconds(150), url: server.url("/pause"))) {
+        await #expect(throws: HTTPError.timedOut(after: .milliseconds(150), url: server.url("/pause"))) {
             try await transport.perform(request) { _ in }
         }
         let elapsed = clock.now - started
@@ -48,7 +48,7 @@ struct CurlTransportTests {
         let cancelled = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 {
                 group.addTask {
-                    do throws(FetchError) {
+                    do throws(HTTPError) {
                         _ = try await transport.perform(request) { _ in }
                         return false
                     } catch { return error.isCancellation }

@@ -28,7 +28,7 @@ struct CurlTLSTests {
     @Test func verifiesCertificatesByDefault() async throws {
         let transport = CurlTransport()
         let url = server.url("/hello.txt")
-        let error = await #expect(throws: FetchError.self) { try await transport.perform(request(url)) { _ in } }
+        let error = await #expect(throws: HTTPError.self) { try await transport.perform(request(url)) { _ in } }
         guard case .transport(let code, let description, let failedURL)? = error else {
             Issue.record("expected a transport error, got \(String(describing: error))")
             return
@@ -43,7 +43,7 @@ struct CurlTLSTests {
         let client = HTTPClient(
             configuration: HTTPClient.Configuration(retryPolicy: RetryPolicy()), transport: transport)
         let url = server.url("/hello.txt")
-        let error = await #expect(throws: FetchError.self) { try await client.send(Request<String>(url: url)) }
+        let error = await #expect(throws: HTTPError.self) { try await client.send(Request<String>(url: url)) }
         #expect(error?.isPermanentTransportFailure == true)
         // One connection: the certificate would be refused again on every attempt.
         #expect(transport.engineCounters.snapshot.socketsOpenedInTotal == 1)
@@ -61,7 +61,7 @@ struct CurlTLSTests {
 
     @Test func anUnreadableCAFileIsATypedError() async throws {
         let transport = CurlTransport(caFile: "/nonexistent/pixpipe-ca.pem")
-        let error = await #expect(throws: FetchError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await transport.perform(request(server.url("/hello.txt"))) { _ in }
         }
         guard case .transport(let code, _, _)? = error else {
@@ -103,7 +103,7 @@ struct CurlTLSTests {
     @Test func refusesARedirectFromHTTPSToHTTP() async throws {
         let transport = CurlTransport(caFile: server.caFile)
         await #expect(
-            throws: FetchError.insecureRedirect(from: server.url("/downgrade"), to: server.plainURL("/hello.txt"))
+            throws: HTTPError.insecureRedirect(from: server.url("/downgrade"), to: server.plainURL("/hello.txt"))
         ) {
             try await transport.perform(request(server.url("/downgrade"))) { _ in }
         }
@@ -119,7 +119,7 @@ struct CurlTLSTests {
     func refusesADowngradeHiddenBehindWhitespace(path: String) async throws {
         let transport = CurlTransport(caFile: server.caFile)
         let url = server.http1URL(path)
-        await #expect(throws: FetchError.insecureRedirect(from: url, to: server.plainURL("/hello.txt"))) {
+        await #expect(throws: HTTPError.insecureRedirect(from: url, to: server.plainURL("/hello.txt"))) {
             try await transport.perform(request(url)) { _ in }
         }
         let logged = await server.waitForAccessLog(count: 1) { $0.uri == path }

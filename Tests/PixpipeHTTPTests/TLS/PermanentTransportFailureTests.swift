@@ -16,7 +16,7 @@ struct PermanentTransportFailureTests {
         -1203,  // URLError.serverCertificateHasUnknownRoot
     ])
     func certificateFailuresAreNotRetried(code: Int) {
-        let error = FetchError.transport(code: code, description: "certificate", url: url)
+        let error = HTTPError.transport(code: code, description: "certificate", url: url)
         #expect(error.isPermanentTransportFailure)
         #expect(!RetryPolicy(maxAttempts: 5).shouldRetry(error, method: .get, attempt: 1))
     }
@@ -29,13 +29,13 @@ struct PermanentTransportFailureTests {
         -1,  // URLError.unknown, which FoundationNetworking uses for most libcurl failures
     ])
     func passingFailuresAreStillRetried(code: Int) {
-        let error = FetchError.transport(code: code, description: "failed", url: url)
+        let error = HTTPError.transport(code: code, description: "failed", url: url)
         #expect(!error.isPermanentTransportFailure)
         #expect(RetryPolicy(maxAttempts: 5).shouldRetry(error, method: .get, attempt: 1))
     }
 
     @Test func onlyTransportErrorsArePermanentTransportFailures() {
-        #expect(!FetchError.timedOut(after: .seconds(1), url: url).isPermanentTransportFailure)
-        #expect(!FetchError.httpStatus(code: 503, url: url, bodyPrefix: "").isPermanentTransportFailure)
+        #expect(!HTTPError.timedOut(after: .seconds(1), url: url).isPermanentTransportFailure)
+        #expect(!HTTPError.httpStatus(code: 503, url: url, bodyPrefix: "").isPermanentTransportFailure)
     }
 }

@@ -21,7 +21,7 @@ struct URLSessionTLSTests {
         let request = TransportRequest(
             url: url, method: .get, headers: [:], body: nil, maxBodyBytes: 1 << 20, redirectPolicy: RedirectPolicy(),
             timeout: .seconds(10))
-        let error = await #expect(throws: FetchError.self) {
+        let error = await #expect(throws: HTTPError.self) {
             try await URLSessionTransport().perform(request) { _ in }
         }
         guard case .transport(let code, let description, let failedURL)? = error else {

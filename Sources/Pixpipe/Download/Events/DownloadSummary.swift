@@ -24,10 +24,19 @@ public struct DownloadSummary: Sendable, Hashable {
     public var bytes: Int
     /// Failed items by ``ManifestRecord/errorKind``.
     public var failuresByKind: [String: Int]
-    /// Skipped items by why they were skipped (their ``ManifestRecord/errorKind``): `already-done` (stored
-    /// by an earlier run), `already-failed`, `already-gone` (failed or found gone earlier, not retried
-    /// without ``DownloadOptions/resume`` set to retry them), `duplicate` (the same URL earlier in the list).
-    public var skippedByReason: [String: Int] = [:]
+    /// Skipped items by why they were skipped: ``SkipReason/alreadyDone`` (stored by an earlier run),
+    /// ``SkipReason/alreadyFailed``, ``SkipReason/alreadyGone`` (failed or found gone earlier, not retried
+    /// without ``DownloadOptions/resume`` set to retry them), ``SkipReason/duplicate`` (the same URL earlier
+    /// in the list).
+    public var skips: [SkipReason: Int] = [:]
+    /// ``skips`` keyed by each reason's ``SkipReason/shortName`` (the ``ManifestRecord/errorKind`` of the
+    /// skipped records, and the keys of `pixpipe fetch --json`'s summary): `already-done`, `duplicate`...
+    public var skippedByReason: [String: Int] {
+        Dictionary(uniqueKeysWithValues: skips.map { ($0.key.shortName, $0.value) })
+    }
+    /// Failed items whose bytes were still truncated or damaged at the last attempt (also counted in
+    /// ``failed`` and ``failuresByKind``): a decode that is not strict would store what of them decodes.
+    public var damagedImages = 0
     /// Hosts that answered `429` or `503` and were slowed down for it, with the longest time the batch then
     /// left between two requests to each, in seconds.
     public var slowedHosts: [String: Double] = [:]
@@ -63,13 +72,15 @@ public struct DownloadSummary: Sendable, Hashable {
         self.gone = gone
     }
 
-    /// Counts `record` in.
-    mutating func add(_ record: ManifestRecord) {
+    /// Counts `record` in; `failure` is the error of a failed record, when the run made it.
+    mutating func add(_ record: ManifestRecord, failure: DownloadError? = nil) {
+        if failure?.isRetryableContent == true { damagedImages += 1 }
         switch record.status {
         case .ok: ok += 1
         case .skipped:
             skipped += 1
-            skippedByReason[record.errorKind ?? "unknown", default: 0] += 1
+            // Every skipped record a batch makes names its reason (see ``SkipReason``).
+            if let reason = record.errorKind.flatMap(SkipReason.init(rawValue:)) { skips[reason, default: 0] += 1 }
         case .unchanged: unchanged += 1
         case .gone: gone += 1
         case .failed:

@@ -1,5 +1,9 @@
 /// Why an item was skipped rather than downloaded: the `errorKind` of its `skipped` record.
-enum SkipReason: String, Sendable {
+///
+/// ```swift
+/// if summary.skips[.alreadyDone, default: 0] > 0 { print("some were stored by an earlier run") }
+/// ```
+public enum SkipReason: String, Sendable, Hashable, CaseIterable {
     /// The same URL as an earlier item of the list.
     case duplicate
     /// An earlier run stored it, and the file is still there with its hash.
@@ -10,5 +14,5 @@ enum SkipReason: String, Sendable {
     case alreadyGone = "already-gone"
 
     /// The stable short name recorded in the manifest.
-    var shortName: String { rawValue }
+    public var shortName: String { rawValue }
 }

@@ -34,6 +34,8 @@ enum ItemOutcome: Sendable {
     case redone(ManifestRecord)
     /// Not downloaded (done earlier): report it, but the manifest already has its line.
     case skipped(ManifestRecord)
+    /// Failed for a reason of its own: recorded like ``finished(_:)``, the error kept for the summary.
+    case failed(ManifestRecord, DownloadError)
     /// Stopped by cancellation before anything was stored: no record.
     case cancelled
     /// A file could not be written: record it and stop the batch.

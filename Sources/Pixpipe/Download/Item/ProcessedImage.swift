@@ -35,8 +35,8 @@ struct ProcessedImage: Sendable {
         verifiesByDecoding: Bool = true, bodyDigest: BodyDigester? = nil, contentType: String? = nil
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else {
-            throw .image(
-                .unsupportedFormat(recognized: RecognizedContent(body: body, contentType: contentType)), url: url)
+            let recognized = RecognizedContent(body: body, contentType: contentType)
+            throw .load(.decoding(.unsupportedFormat(recognized: recognized), url: url))
         }
         guard !processing.isEmpty || outputEncoding != nil else {
             let info =
@@ -80,7 +80,7 @@ struct ProcessedImage: Sendable {
         do throws(ImageDecodingError) {
             return try Image.verify(data: body, options: options)
         } catch {
-            throw .image(error, url: url)
+            throw .load(.decoding(error, url: url))
         }
     }
 
@@ -93,7 +93,7 @@ struct ProcessedImage: Sendable {
             try options.checkPixels(width: info.width, height: info.height)
             return info
         } catch {
-            throw .image(error, url: url)
+            throw .load(.decoding(error, url: url))
         }
     }
 

@@ -13,7 +13,7 @@ import Foundation
 /// length of the list. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
     let options: DownloadOptions
-    let pipeline: ItemPipeline
+    let runner: ItemRunner
     let events: EventChannel
 
     /// Records `invalidLines`, runs `items` to the end or until stopped, sends `.stopped`, finishes the
@@ -50,14 +50,14 @@ struct DownloadBatch: Sendable {
             return summary
         }
         summary = await dispatch(items, manifest: manifest, prior: prior)
-        summary.slowedHosts = pipeline.pacer.slowedHosts
+        summary.slowedHosts = runner.pacer.slowedHosts
         summary.manifestIssues = manifest.issues
         summary.unusableManifestLines = manifest.issueCount
         if summary.stopReason == nil, Task.isCancelled { summary.stopReason = .cancelled }
         // The files first, then the manifest, so no line is on the disk before the file it records.
         let fileSync = options.fileSync
         let directory = options.outputDirectory
-        var flushFailure: DownloadError? = await pipeline.fileWork.run {
+        var flushFailure: DownloadError? = await runner.fileWork.run {
             guard fileSync == .atEnd else { return nil }
             do throws(AtomicFileWriter.Failure) {
                 try AtomicFileWriter.synchronizeFileSystem(containing: directory.path)
@@ -115,15 +115,15 @@ struct DownloadBatch: Sendable {
         var nextIndex = 0
         var exhausted = false
         let window = options.window
-        let pipeline = self.pipeline
+        let runner = self.runner
         await withTaskGroup(of: (Int, ItemOutcome).self) { group in
             var running = 0
             while true {
                 while running < window, summary.stopReason == nil, !Task.isCancelled {
                     if !ready.isEmpty {
                         let job = ready.removeFirst()
-                        let reservation = pipeline.reserveTransfer(for: job)
-                        group.addTask { (job.index, await pipeline.run(job, reservation: reservation)) }
+                        let reservation = runner.reserveTransfer(for: job)
+                        group.addTask { (job.index, await runner.run(job, reservation: reservation)) }
                         running += 1
                         continue
                     }
@@ -199,8 +199,8 @@ struct DownloadBatch: Sendable {
                         index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
                         recorded: recorded, recordedGone: recordedGone, redo: redo)
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
-                    let reservation = pipeline.reserveTransfer(for: job)
-                    group.addTask { (index, await pipeline.run(job, reservation: reservation)) }
+                    let reservation = runner.reserveTransfer(for: job)
+                    group.addTask { (index, await runner.run(job, reservation: reservation)) }
                     running += 1
                 }
                 await flush(&pending)
@@ -239,7 +239,7 @@ struct DownloadBatch: Sendable {
         case .skipped:
             await report(outcome, index: index, into: &summary, pending: &pending)
             return false
-        case .finished(let record), .replaced(let record), .redone(let record):
+        case .finished(let record), .replaced(let record), .redone(let record), .failed(let record, _):
             do throws(DownloadError) {
                 try manifest.append(record)
             } catch {
@@ -269,13 +269,17 @@ struct DownloadBatch: Sendable {
         _ outcome: ItemOutcome, index: Int, into summary: inout DownloadSummary, pending: inout [DownloadEvent]
     ) async {
         let record: ManifestRecord
+        var failure: DownloadError?
         switch outcome {
         case .finished(let finished), .replaced(let finished), .redone(let finished), .skipped(let finished),
             .diskError(let finished, _):
             record = finished
+        case .failed(let finished, let error):
+            record = finished
+            failure = error
         case .cancelled: return
         }
-        summary.add(record)
+        summary.add(record, failure: failure)
         if case .replaced = outcome { summary.updated += 1 }
         if case .redone = outcome { summary.redone += 1 }
         pending.append(.finished(index: index, record: record))

@@ -1,23 +1,18 @@
 import Foundation
 import PixpipeLocking
 
-/// Why one item was not stored; every case keeps the cause, and ``shortName`` names it stably for the manifest.
+/// Why one item was not stored: the shared load chain's error (fetch, decoding, processing, cancelled) or
+/// a stage of the downloader's own; every case keeps the cause, and ``shortName`` names it stably for the
+/// manifest.
 ///
 /// ```swift
-/// if case .image(.truncated) = error { ... }
+/// if case .load(.decoding(.truncated, _)) = error { ... }
 /// print(error.shortName)   // "truncated-image"
 /// ```
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The HTTP layer failed (status, timeout, transport, body cap, redirect, URL, scheme...).
-    case fetch(FetchError)
-    /// The body is not a complete, valid image of a format the codecs decode.
-    case image(ImageDecodingError, url: URL)
-    /// The thumbnail could not be made.
-    case thumbnail(ThumbnailError, url: URL)
-    /// A resize or crop of the processing failed.
-    case processing(GeometryError, url: URL)
-    /// A colour conversion of the processing failed (a damaged or unusable ICC profile).
-    case color(ImageColorError, url: URL)
+    /// The image could not be loaded: fetched (status, timeout, transport, body cap, redirect, URL...),
+    /// decoded or processed, or the batch was cancelled first; the same cases ``ImagePipeline`` throws.
+    case load(ImageLoadError)
     /// The processed image could not be encoded.
     case encoding(ImageEncodingError, url: URL)
     /// The item took longer than ``DownloadOptions/itemDeadline``, retries included.
@@ -25,54 +20,112 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file could not be written: `operation` (`open`, `write`, `fsync`, `rename`...) on `path` failed
     /// with the system error `code` (`ENOSPC` when the disk is full). This stops the batch.
     case write(path: String, operation: String, code: Int32)
-    /// The batch was cancelled before the item was done.
-    case cancelled(url: URL)
     /// The output folder's manifest at `path` is `type` (a symbolic link, a FIFO, a folder...), not a regular
     /// file: refused before anything is read or written, since following it would read and write elsewhere.
     /// This stops the batch before it starts.
     case unsafeManifest(path: String, type: String)
 
-    /// The error of a processing step for the item at `url`: damage found while decoding is the body's fault,
-    /// like any other decode (and retried when truncated).
+    /// The error of a processing step for the item at `url`, as the load chain names it (see
+    /// ``ImageLoadError/init(_:url:)``).
     init(_ error: ImageProcessingError, url: URL) {
-        switch error {
-        case .decoding(let error), .thumbnail(.decoding(let error)): self = .image(error, url: url)
-        case .thumbnail(let error): self = .thumbnail(error, url: url)
-        case .geometry(let error): self = .processing(error, url: url)
-        case .color(let error): self = .color(error, url: url)
-        }
+        self = .load(ImageLoadError(error, url: url))
     }
 
     /// Whether another transfer may succeed: a body that came in truncated or damaged is fetched again.
     /// Only warnings that lose pixels become these errors (strict decoding); a benign one (see
     /// ``DecodeWarning/Kind/benign``) never does, so its item is stored `ok` at the first attempt.
     var isRetryableContent: Bool {
-        switch self {
-        case .image(.truncated, _), .image(.corrupt, _): true
-        default: false
-        }
+        if case .load(let error) = self { error.isRetryableContent } else { false }
     }
 
     /// A one-line explanation for people, with control characters from outside (a URL, a server's body, a
     /// path) escaped, so it is safe to print and to store in the manifest.
     public var description: String {
-        UntrustedText.escaped(unescapedDescription)
-    }
-
-    private var unescapedDescription: String {
         switch self {
-        case .fetch(let error): error.description
-        case .image(let error, let url): "\(url.absoluteString): \(error)"
-        case .thumbnail(let error, let url): "cannot thumbnail \(url.absoluteString): \(error)"
-        case .processing(let error, let url): "cannot process \(url.absoluteString): \(error)"
-        case .color(let error, let url): "cannot convert the colours of \(url.absoluteString): \(error)"
-        case .encoding(let error, let url): "cannot encode \(url.absoluteString): \(error)"
-        case .deadlineExceeded(let deadline, let url): "\(url.absoluteString) not done within \(deadline)"
+        case .load(let error): error.description
+        case .encoding(let error, let url): UntrustedText.escaped("cannot encode \(url.absoluteString): \(error)")
+        case .deadlineExceeded(let deadline, let url):
+            UntrustedText.escaped("\(url.absoluteString) not done within \(deadline)")
         case .write(let path, let operation, let code):
-            "cannot \(operation) \(path): \(String(cString: strerror(code)))"
-        case .cancelled(let url): "\(url.absoluteString): cancelled"
+            UntrustedText.escaped("cannot \(operation) \(path): \(String(cString: strerror(code)))")
         case .unsafeManifest(let path, let type):
-            "the manifest \(path) is \(type), not a regular file: refused (move it away, or choose another --out)"
+            UntrustedText.escaped(
+                "the manifest \(path) is \(type), not a regular file: refused (move it away, or choose another --out)")
         }
     }
+}
+
+extension DownloadError {
+    /// The names of the cases this type names itself; a wrapped error brings its own name.
+    enum OwnName: String, Sendable {
+        /// ``DownloadError/deadlineExceeded(_:url:)``.
+        case deadlineExceeded = "deadline-exceeded"
+        /// ``DownloadError/write(path:operation:code:)``.
+        case write
+        /// ``ImageLoadError/cancelled(url:)`` and ``HTTPError/cancelled(url:)``, whichever saw it first.
+        case cancelled
+        /// ``DownloadError/unsafeManifest(path:type:)``.
+        case unsafeManifest = "unsafe-manifest"
+    }
+
+    /// A stable short name of the case, the manifest's `errorKind`: the load chain's (see
+    /// ``ImageLoadError/shortName``), ``ImageEncodingError/shortName``, or `deadline-exceeded`, `write`,
+    /// `unsafe-manifest`.
+    public var shortName: String {
+        switch self {
+        case .load(let error): error.shortName
+        case .encoding(let error, _): error.shortName
+        case .deadlineExceeded: OwnName.deadlineExceeded.rawValue
+        case .write: OwnName.write.rawValue
+        case .unsafeManifest: OwnName.unsafeManifest.rawValue
+        }
+    }
+
+    /// Whether a failure recorded as `shortName` was caused by the run (stopped, or a disk failure) rather
+    /// than by the item, so a later run redoes it whatever its resume mode. Cancellation reads `cancelled`
+    /// whether the batch or the HTTP layer (``HTTPError/cancelled(url:)``) saw it first.
+    static func isRunFailure(shortName: String?) -> Bool {
+        guard let shortName, let name = OwnName(rawValue: shortName) else { return false }
+        switch name {
+        case .write, .cancelled, .unsafeManifest: return true
+        case .deadlineExceeded: return false
+        }
+    }
+}
+
+extension DownloadError {
+    // The cases before the load chain was shared: constructors kept for code that builds them. A pattern
+    // cannot be kept; match `.load(...)` instead.
+
+    /// The former `fetch` case: now ``load(_:)`` holding ``ImageLoadError/fetch(_:)``.
+    @available(*, deprecated, message: "use .load(.fetch(error))")
+    public static func fetch(_ error: HTTPError) -> DownloadError { .load(.fetch(error)) }
+
+    /// The former `image` case: now ``load(_:)`` holding ``ImageLoadError/decoding(_:url:)``.
+    @available(*, deprecated, message: "use .load(.decoding(error, url: url))")
+    public static func image(_ error: ImageDecodingError, url: URL) -> DownloadError {
+        .load(.decoding(error, url: url))
+    }
+
+    /// The former `thumbnail` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
+    @available(*, deprecated, message: "use .load(.processing(.thumbnail(error), url: url))")
+    public static func thumbnail(_ error: ThumbnailError, url: URL) -> DownloadError {
+        .load(.processing(.thumbnail(error), url: url))
+    }
+
+    /// The former `processing` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
+    @available(*, deprecated, message: "use .load(.processing(.geometry(error), url: url))")
+    public static func processing(_ error: GeometryError, url: URL) -> DownloadError {
+        .load(.processing(.geometry(error), url: url))
+    }
+
+    /// The former `color` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
+    @available(*, deprecated, message: "use .load(.processing(.color(error), url: url))")
+    public static func color(_ error: ImageColorError, url: URL) -> DownloadError {
+        .load(.processing(.color(error), url: url))
+    }
+
+    /// The former `cancelled` case: now ``load(_:)`` holding ``ImageLoadError/cancelled(url:)``.
+    @available(*, deprecated, message: "use .load(.cancelled(url: url))")
+    public static func cancelled(url: URL) -> DownloadError { .load(.cancelled(url: url)) }
 }

@@ -218,13 +218,13 @@ final class ImagePipelineCoordinator: Sendable {
     /// The image of `source` after the request's processing (the first step may decode at a reduced size);
     /// a stored processed output is only decoded.
     static func decode(_ source: DecodeSource, request: ImageRequest, options: DecodeOptions) -> Result<
-        Image, ImagePipelineError
+        Image, ImageLoadError
     > {
         do {
             let processing = source.isProcessed ? [] : request.processing
             return .success(try ImageProcessors.Composition(processing).process(data: source.data, options: options))
         } catch {
-            return .failure(ImagePipelineError(error, url: request.url))
+            return .failure(ImageLoadError(error, url: request.url))
         }
     }
 }

@@ -33,7 +33,7 @@ struct OriginalDataLoader: Sendable {
         _ url: URL, observer: (any ResponseBodyObserver)? = nil,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> Result<
-        DecodeSource, ImagePipelineError
+        DecodeSource, ImageLoadError
     > {
         if url.isFileURL { return loadFile(url) }
         let key = url.absoluteString
@@ -95,7 +95,7 @@ struct OriginalDataLoader: Sendable {
 
     /// The bytes of a local file, under ``fileByteLimit``. Never stored in the disk cache: the file is its
     /// own copy, and reading it costs what reading an entry would.
-    private func loadFile(_ url: URL) -> Result<DecodeSource, ImagePipelineError> {
+    private func loadFile(_ url: URL) -> Result<DecodeSource, ImageLoadError> {
         do {
             let data = try LocalImageFile.read(url.path, byteLimit: fileByteLimit)
             return .success(DecodeSource(data: data, metadata: nil, isProcessed: false, origin: .localFile))
@@ -107,10 +107,10 @@ struct OriginalDataLoader: Sendable {
     /// The stale copy `entry` as the bytes to decode, when `error` says the origin could not be reached and
     /// the copy's metadata lets it serve then (no `must-revalidate`, no `no-cache`); `nil` otherwise.
     ///
-    /// Only an unreachable origin counts (``FetchError/isOriginUnreachable``): a `5xx` is an answer, and RFC
+    /// Only an unreachable origin counts (``HTTPError/isOriginUnreachable``): a `5xx` is an answer, and RFC
     /// 9111 lets a cache serve stale on it only where allowed (RFC 5861's `stale-if-error`), which this
     /// cache does not read. The entry is left as it is, so the next load asks the origin again.
-    private func staleSource(_ entry: DataCacheEntry, after error: FetchError) -> DecodeSource? {
+    private func staleSource(_ entry: DataCacheEntry, after error: HTTPError) -> DecodeSource? {
         guard servesStaleOnError, error.isOriginUnreachable, let metadata = entry.metadata, metadata.mayServeStale
         else { return nil }
         statistics.withLock { $0.staleServed += 1 }

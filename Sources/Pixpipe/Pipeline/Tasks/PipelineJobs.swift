@@ -14,8 +14,8 @@ struct DecodeSource: Sendable {
     var origin: ImageResponse.Source = .network
 }
 
-/// One download shared by every decode that needs the bytes of its URL.
-struct DownloadJob: Sendable {
+/// One fetch of the original bytes of a URL, shared by every decode that needs them.
+struct OriginalFetchJob: Sendable {
     enum Phase: Sendable {
         /// Waiting in the download queue.
         case queued
@@ -65,7 +65,7 @@ struct CoordinatorEffects: Sendable {
         let source: DecodeSource
     }
 
-    var finished: [(task: ImageTask, result: Result<ImageResponse, ImagePipelineError>)] = []
+    var finished: [(task: ImageTask, result: Result<ImageResponse, ImageLoadError>)] = []
     var downloads: [(url: URL, generation: UInt64)] = []
     var lookups: [(key: ImageCacheKey, generation: UInt64)] = []
     var decodes: [DecodeStart] = []

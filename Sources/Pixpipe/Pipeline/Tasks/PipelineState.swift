@@ -7,7 +7,7 @@ import PixpipeImage
 /// no other code: each records what must happen next in ``CoordinatorEffects``, which
 /// ``ImagePipelineCoordinator`` carries out once its lock is released.
 ///
-/// Sharing: one ``DecodeJob`` per ``ImageCacheKey`` (URL and processing) and one ``DownloadJob`` per URL.
+/// Sharing: one ``DecodeJob`` per ``ImageCacheKey`` (URL and processing) and one ``OriginalFetchJob`` per URL.
 /// A job lives while someone wants it: the last task leaving a decode removes it, and the last decode
 /// leaving a download removes it and cancels its transfer. A job's priority is the highest of those who
 /// want it, so raising one task's priority moves its shared download ahead too.
@@ -20,7 +20,7 @@ struct PipelineState: Sendable {
 
     var callers: [UInt64: Caller] = [:]
     var decodes: [ImageCacheKey: DecodeJob] = [:]
-    var downloads: [URL: DownloadJob] = [:]
+    var downloads: [URL: OriginalFetchJob] = [:]
     var downloadQueue: JobQueue<URL>
     var decodeQueue: JobQueue<ImageCacheKey>
     private var nextGeneration: UInt64 = 0
@@ -89,7 +89,7 @@ struct PipelineState: Sendable {
             refreshDownload(key.url)
         } else {
             nextGeneration += 1
-            downloads[key.url] = DownloadJob(generation: nextGeneration, decodes: [key], phase: .queued)
+            downloads[key.url] = OriginalFetchJob(generation: nextGeneration, decodes: [key], phase: .queued)
             downloadQueue.enqueue(key.url, priority: priority)
         }
     }
@@ -128,7 +128,7 @@ struct PipelineState: Sendable {
     /// The download of `url` (number `generation`) ended: its decodes queue with the bytes, or their tasks
     /// fail with the error. A download whose job was cancelled meanwhile only frees its slot.
     mutating func downloadEnded(
-        _ url: URL, generation: UInt64, result: Result<DecodeSource, ImagePipelineError>,
+        _ url: URL, generation: UInt64, result: Result<DecodeSource, ImageLoadError>,
         effects: inout CoordinatorEffects
     ) {
         downloadQueue.finish()
@@ -151,7 +151,7 @@ struct PipelineState: Sendable {
 
     /// The decode of `key` (number `generation`) ended: its tasks finish with the result.
     mutating func decodeEnded(
-        _ key: ImageCacheKey, generation: UInt64, result: Result<ImageResponse, ImagePipelineError>,
+        _ key: ImageCacheKey, generation: UInt64, result: Result<ImageResponse, ImageLoadError>,
         effects: inout CoordinatorEffects
     ) {
         decodeQueue.finish()
@@ -195,7 +195,7 @@ struct PipelineState: Sendable {
     }
 
     private mutating func finishCallers(
-        of job: DecodeJob, with result: Result<ImageResponse, ImagePipelineError>, effects: inout CoordinatorEffects
+        of job: DecodeJob, with result: Result<ImageResponse, ImageLoadError>, effects: inout CoordinatorEffects
     ) {
         for id in job.callers.keys {
             if let caller = callers.removeValue(forKey: id) { effects.finished.append((caller.task, result)) }

@@ -79,7 +79,7 @@ public final class CurlTransport: HTTPTransport {
     /// Performs one request, streaming the body within its cap.
     public func perform(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         try await perform(request, observing: nil, progress: progress)
     }
 
@@ -87,7 +87,7 @@ public final class CurlTransport: HTTPTransport {
     public func perform(
         _ request: TransportRequest, observing observer: (any ResponseBodyObserver)?,
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(FetchError) -> TransportResponse {
+    ) async throws(HTTPError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
         let sink = CurlReportingBodyCollector(progress: progress, observer: observer)
         let outcome: CurlTransferOutcome
@@ -120,7 +120,7 @@ public final class CurlTransport: HTTPTransport {
         return curl
     }
 
-    private func fetchError(for error: CurlTransferError, request: TransportRequest) -> FetchError {
+    private func fetchError(for error: CurlTransferError, request: TransportRequest) -> HTTPError {
         switch error {
         case .timedOut(let kind, _):
             let after =

@@ -13,9 +13,9 @@ import Foundation
 /// The request was conditional on the stored file's validators. `304` (or a full answer with the same
 /// bytes) leaves the file as it is: not written, so its bytes and modification time stay. `404` and `410`
 /// mean the server no longer has it: `gone`, the file kept unless the batch prunes. New bytes go through
-/// the ordinary verify, process and atomic write (``ItemPipeline/store``); any other failure keeps the
+/// the ordinary verify, process and atomic write (``ItemRunner/store``); any other failure keeps the
 /// stored file and names it in the failed record, so later runs still count it as stored.
-extension ItemPipeline {
+extension ItemRunner {
     /// The answers to a conditional request that settle a stored item without a body: not modified, gone.
     static let revalidationAnswers: Set<Int> = [304, 404, 410]
 

@@ -13,7 +13,7 @@ import PixpipeLocking
 ///     print(error)   // one line, with context
 /// }
 /// ```
-public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL could not be built from `string` (alone or resolved against the base URL).
     case invalidURL(String)
     /// The URL's scheme is not `http` or `https`.
@@ -57,7 +57,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// escaped line): of an unaccepted status, or of an HTML page sent in place of the requested data.
     ///
     /// ```swift
-    /// catch let error as FetchError {
+    /// catch let error as HTTPError {
     ///     print(error)                           // one line, 120 characters of the body at most
     ///     log(error.bodyExcerpt ?? "")           // the longer excerpt, for a closer look
     /// }
@@ -74,7 +74,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error for a status not accepted, with the start of `body` as one short line: whitespace runs
     /// become one space and control characters are escaped (a server's body is shown on terminals and
     /// stored in manifests, and must neither rewrite the terminal nor spread over 13 lines of HTML).
-    package static func httpStatus(code: Int, url: URL, body: some Collection<UInt8>) -> FetchError {
+    package static func httpStatus(code: Int, url: URL, body: some Collection<UInt8>) -> HTTPError {
         let text = String(decoding: body.prefix(bodyPrefixLength), as: UTF8.self)
         return .httpStatus(
             code: code, url: url, bodyPrefix: UntrustedText.excerpt(text, limit: bodyExcerptLength))
@@ -150,7 +150,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension FetchError {
+extension HTTPError {
     /// Whether the failure means the origin could not be reached, the "disconnected" case in which RFC 9111
     /// 4.2.4 lets a cache serve a stale copy: a transport failure (refused, reset, unresolved, cut short) or
     /// a timeout.
@@ -169,7 +169,7 @@ extension FetchError {
 }
 
 /// Transport failures that another attempt cannot fix, so ``RetryPolicy`` does not retry them.
-extension FetchError {
+extension HTTPError {
     /// Whether this is a transport failure that repeats on every attempt: a certificate the client does not
     /// trust, an unreadable CA file, a URL or option the transport refuses.
     ///
@@ -195,3 +195,7 @@ extension FetchError {
             .clientCertificateRequired,
         ].map(\.rawValue))
 }
+
+/// The former name of ``HTTPError``: renamed because `pixpipe fetch` is the downloader, not this layer.
+@available(*, deprecated, renamed: "HTTPError")
+public typealias FetchError = HTTPError

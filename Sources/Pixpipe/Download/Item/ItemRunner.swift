@@ -16,7 +16,7 @@ import PixpipeLocking
 /// (global and per host) only while bytes move; decoding and encoding hold a processing slot (one per
 /// core), so downloads continue while other items are processed. One retry budget covers HTTP failures
 /// and bodies that fail to decode as truncated or corrupt, all inside the item's deadline.
-struct ItemPipeline: Sendable {
+struct ItemRunner: Sendable {
     let options: DownloadOptions
     let client: HTTPClient
     let network: ConcurrencyLimiter
@@ -126,7 +126,7 @@ struct ItemPipeline: Sendable {
         let deadline = options.itemDeadline
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
-        let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, FetchError> in
+        let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, HTTPError> in
             // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
             if await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
             if attempts.count == 0 {
@@ -167,9 +167,9 @@ struct ItemPipeline: Sendable {
         case .failure(let fetchError):
             if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
+                return .settled(failure(.load(.fetch(fetchError)), attempts, keeping: job.stored))
             }
-            return .retryable(.fetch(fetchError), retryAfter: nil)
+            return .retryable(.load(.fetch(fetchError)), retryAfter: nil)
         case .success(let response)
         where job.stored != nil && !job.redo && Self.revalidationAnswers.contains(response.statusCode):
             attempts.lastStatus = response.statusCode
@@ -177,12 +177,12 @@ struct ItemPipeline: Sendable {
             return .settled(await revalidated(job, response: response, attempts: attempts))
         case .success(let response) where !(200..<300).contains(response.statusCode):
             attempts.lastStatus = response.statusCode
-            let fetchError = FetchError.httpStatus(code: response.statusCode, url: response.url, body: response.value)
+            let fetchError = HTTPError.httpStatus(code: response.statusCode, url: response.url, body: response.value)
             let retryAfter = response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
             guard policy.shouldRetry(fetchError, method: .get, attempt: attempts.count) else {
-                return .settled(failure(.fetch(fetchError), attempts, keeping: job.stored))
+                return .settled(failure(.load(.fetch(fetchError)), attempts, keeping: job.stored))
             }
-            return .retryable(.fetch(fetchError), retryAfter: retryAfter)
+            return .retryable(.load(.fetch(fetchError)), retryAfter: retryAfter)
         case .success(let response):
             attempts.lastStatus = response.statusCode
             guard
@@ -228,16 +228,16 @@ struct ItemPipeline: Sendable {
         record.elapsed = attempts.elapsedSeconds
         record.error = error.description
         record.errorKind = error.shortName
-        return .finished(record)
+        return .failed(record, error)
     }
 
     /// Every status code, built once (not per request).
     private static let everyStatus = Set(100..<600)
 
-    /// One transfer; every status is accepted here so the pipeline can read `Retry-After` itself.
+    /// One transfer; every status is accepted here so the runner can read `Retry-After` itself.
     private func fetch(
         _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?, redo: Bool
-    ) async -> Result<Response<Data>, FetchError> {
+    ) async -> Result<Response<Data>, HTTPError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
         // A redo needs the whole body, whatever the server's copy: no conditional request.
@@ -257,7 +257,7 @@ struct ItemPipeline: Sendable {
                         index: index, bytesReceived: progress.bytesReceived, bytesExpected: progress.bytesExpected))
             }
         }
-        do throws(FetchError) {
+        do throws(HTTPError) {
             return .success(try await client.response(for: request))
         } catch {
             return .failure(error)
@@ -377,7 +377,7 @@ struct ItemPipeline: Sendable {
     }
 }
 
-extension ItemPipeline {
+extension ItemRunner {
     /// How many suffixed names a publish tries before giving up on a folder that has them all.
     static let publishAttempts = 1000
 
@@ -463,7 +463,7 @@ extension ItemPipeline {
 /// One transfer's answer, with the digest its body got on the way in (when it is stored as it came).
 private struct Fetched: Sendable {
     /// The response or the failure.
-    var result: Result<Response<Data>, FetchError>
+    var result: Result<Response<Data>, HTTPError>
     /// What saw the body arrive, if anything.
     var digester: BodyDigester?
 }

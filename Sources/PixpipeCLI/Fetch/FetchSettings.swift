@@ -77,6 +77,13 @@ struct FetchSettings: Sendable {
             // As `thumbnail` decides: PNG for sources with alpha, JPEG for the others.
             options.alphaOutputEncoding = ImageEncoding.standard(for: ThumbnailFormatRule.format(hasAlpha: true))
         }
+        if arguments.isSet("animated") {
+            guard !options.processing.isEmpty else {
+                throw .missingOption("--thumbnail", reason: "with --animated (it keeps the frames of thumbnails)")
+            }
+            let format = options.outputEncoding.map(\.format).flatMap { $0.canEncodeAnimation ? $0 : nil } ?? .webp
+            options.animationEncoding = ImageEncoding.standard(for: format)
+        }
         options.keepsOriginal = arguments.isSet("keep-original")
         options.verifiesByDecoding = !arguments.isSet("no-verify")
         options.nameTemplate = arguments.value("name")

@@ -275,6 +275,9 @@ struct ItemRunner: Sendable {
                     try ProcessedImage.make(
                         from: body, url: url, processing: options.processing, outputEncoding: options.outputEncoding,
                         alphaOutputEncoding: options.alphaOutputEncoding,
+                        animation: options.animatedThumbnailStep.flatMap { step in
+                            options.animationEncoding.map { (step, $0) }
+                        },
                         keepsOriginal: options.keepsOriginal, decodeOptions: options.decodeOptions,
                         verifiesByDecoding: options.verifiesByDecoding, bodyDigest: digester,
                         contentType: contentType))

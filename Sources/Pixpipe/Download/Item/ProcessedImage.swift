@@ -31,7 +31,8 @@ struct ProcessedImage: Sendable {
     /// instead of a second pass over the bytes.
     static func make(
         from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
-        alphaOutputEncoding: ImageEncoding? = nil, keepsOriginal: Bool, decodeOptions: DecodeOptions,
+        alphaOutputEncoding: ImageEncoding? = nil, animation: (step: ImageProcessors.Thumbnail, encoding: ImageEncoding)? = nil,
+        keepsOriginal: Bool, decodeOptions: DecodeOptions,
         verifiesByDecoding: Bool = true, bodyDigest: BodyDigester? = nil, contentType: String? = nil
     ) throws(DownloadError) -> ProcessedImage {
         guard let sniffed = ImageFormat.sniff(body) else {
@@ -48,6 +49,13 @@ struct ProcessedImage: Sendable {
                 sha256: bodyDigest?.digest(ofBodyOf: body) ?? SHA256.hash(body))
         }
         let original = keepsOriginal ? (data: body, format: sniffed) : nil
+        if let animation, let frames = (try? Image.info(data: body, options: DecodeOptions(pixelLimit: nil)))?.animation,
+            frames.frameCount > 1
+        {
+            return try animatedThumbnail(
+                of: body, url: url, step: animation.step, encoding: animation.encoding, decodeOptions: decodeOptions,
+                original: original)
+        }
         let image: Image
         do {
             image = try ImageProcessors.Composition(processing).process(data: body, options: decodeOptions)
@@ -95,6 +103,32 @@ struct ProcessedImage: Sendable {
         } catch {
             throw .load(.decoding(error, url: url))
         }
+    }
+
+    /// Every frame of the animation in `body` thumbnailed by `step` and stored as one animation in `encoding`.
+    private static func animatedThumbnail(
+        of body: Data, url: URL, step: ImageProcessors.Thumbnail, encoding: ImageEncoding, decodeOptions: DecodeOptions,
+        original: (data: Data, format: ImageFormat)?
+    ) throws(DownloadError) -> ProcessedImage {
+        var options = step.options
+        options.strictness = decodeOptions.strictness
+        let thumbnailer = AnimationThumbnailer(options: options, encoding: encoding, frameLimit: decodeOptions.frameLimit)
+        let thumbnail: AnimationThumbnailer.Thumbnail
+        do {
+            thumbnail = try thumbnailer.thumbnail(data: body)
+        } catch let error as ImageDecodingError {
+            throw .load(.decoding(error, url: url))
+        } catch let error as ThumbnailError {
+            throw .load(ImageLoadError(.thumbnail(error), url: url))
+        } catch let error as ImageEncodingError {
+            throw .encoding(error, url: url)
+        } catch {
+            // The thumbnailer throws only the three stage errors above (its finishing step is the identity here).
+            throw .encoding(.libraryFailure(format: encoding.format, reason: "\(error)"), url: url)
+        }
+        return ProcessedImage(
+            data: thumbnail.data, format: encoding.format, width: thumbnail.width, height: thumbnail.height,
+            original: original, warnings: thumbnail.warnings, sha256: SHA256.hash(thumbnail.data))
     }
 
     private static func encode(

@@ -65,6 +65,16 @@ public struct DownloadOptions: Sendable {
     /// The encoding of processed images whose source declares alpha in its header, instead of
     /// ``outputEncoding`` (so a thumbnail with transparency can be PNG while others are JPEG); `nil`: the same.
     public var alphaOutputEncoding: ImageEncoding? = nil
+    /// The encoding of animated thumbnails: with a thumbnail as the only processing step, a source of more than
+    /// one frame (an animated GIF, WebP, AVIF or JPEG XL) has every frame resized alike and stored as one
+    /// animation in this encoding, delays and loop count kept (``AnimationThumbnailer``); its format must hold
+    /// animations (``ImageFormat/canEncodeAnimation``). `nil` (the default): the first frame, as for stills.
+    ///
+    /// ```swift
+    /// options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
+    /// options.animationEncoding = .webp(quality: 85)
+    /// ```
+    public var animationEncoding: ImageEncoding? = nil
     /// With processing or an encoding, also store the original bytes, as `STEM.original.EXT` next to the
     /// processed file.
     public var keepsOriginal: Bool = false
@@ -115,17 +125,27 @@ public struct DownloadOptions: Sendable {
         let steps = processing.isEmpty ? "convert" : ImageProcessors.Composition(processing).identifier
         let format = outputEncoding.map { $0.format.rawValue } ?? "source format"
         let alpha = alphaOutputEncoding.map { ", \($0.format.rawValue) with alpha" } ?? ""
-        return "\(steps) as \(format)\(alpha)"
+        let animations = animatedThumbnailStep == nil ? "" : animationEncoding.map { ", animations as \($0.format.rawValue)" } ?? ""
+        return "\(steps) as \(format)\(alpha)\(animations)"
     }
 
     /// How a file's extension is told before its download, for name claims: the URL's for bytes stored as they
     /// came, the one output format's when every file gets it, else not at all.
     var nameExtensionRule: FileNameClaims.ExtensionRule {
         if storesAsReceived { return .fromURL }
-        guard let outputEncoding, alphaOutputEncoding.map({ $0.format == outputEncoding.format }) ?? true else {
+        guard let outputEncoding, alphaOutputEncoding.map({ $0.format == outputEncoding.format }) ?? true,
+            animatedThumbnailStep == nil || animationEncoding.map({ $0.format == outputEncoding.format }) ?? true
+        else {
             return .unknown
         }
         return .fixed(outputEncoding.format.fileExtension)
+    }
+
+    /// The thumbnail step animated sources are thumbnailed with, frame by frame: set when ``animationEncoding``
+    /// is and a thumbnail is the only processing step.
+    var animatedThumbnailStep: ImageProcessors.Thumbnail? {
+        guard animationEncoding != nil, processing.count == 1 else { return nil }
+        return processing.first as? ImageProcessors.Thumbnail
     }
 
     /// Whether images are stored as they came: no processing and no output encoding.

@@ -208,6 +208,34 @@ struct DownloaderTests {
         #expect(thumbs.imageNames() == ["photo.jpg"])
     }
 
+    @Test("Animated thumbnails: every frame of an animation resized and stored as one, stills as before")
+    func animatedThumbnails() async throws {
+        let server = try TestHTTPServer()
+        server.route("/moving.webp", .respond(body: Bodies.animatedWebP(width: 40, height: 20, frames: 3)))
+        server.route("/still.jpg", .respond(body: Bodies.jpeg(width: 40, height: 20)))
+        let items = [DownloadItem(url: server.url("/moving.webp")), DownloadItem(url: server.url("/still.jpg"))]
+        let folder = TemporaryFolder()
+        var options = testOptions(folder)
+        options.processing = [.thumbnail(ThumbnailOptions(size: .box(10)))]
+        options.outputEncoding = .jpeg
+        options.animationEncoding = .webp
+        let stored = records(await collectEvents(Downloader(options: options), items))
+        #expect(stored[0]?.name == "moving.webp" && stored[0]?.format == "webp")
+        #expect(stored[0]?.width == 10 && stored[0]?.height == 5)
+        #expect(stored[1]?.name == "still.jpg" && stored[1]?.format == "jpeg")
+        #expect(stored[0]?.recipe?.hasSuffix("as jpeg, animations as webp") == true)
+        let info = try Image.info(data: Data(try #require(folder.contents("moving.webp"))))
+        #expect(info.animation?.frameCount == 3 && info.width == 10 && info.height == 5)
+
+        // Without the option, an animation gives its first frame, as a still does.
+        let firstFrames = TemporaryFolder()
+        var stills = options
+        stills.outputDirectory = firstFrames.url
+        stills.animationEncoding = nil
+        let firsts = records(await collectEvents(Downloader(options: stills), items))
+        #expect(firsts[0]?.format == "jpeg" && firsts[0]?.width == 10)
+    }
+
     @Test("Collision suffixes follow list order even when later items finish first")
     func collisionOrder() async throws {
         let server = try TestHTTPServer()

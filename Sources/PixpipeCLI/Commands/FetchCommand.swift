@@ -103,7 +103,9 @@ struct FetchCommand: Command {
             .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
             .flag(
                 "animated",
-                help: "With --thumbnail, keep every frame of animated images in an animated thumbnail (WebP, or --convert's format when it holds animations)."),
+                help:
+                    "With --thumbnail, keep every frame of animations in an animated thumbnail"
+                    + " (WebP, or --convert's format when it holds animations)."),
             .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
             .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
             .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),

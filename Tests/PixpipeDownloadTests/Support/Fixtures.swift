@@ -16,6 +16,15 @@ enum Bodies {
         encoded(image(width: width, height: height, seed: seed), as: .jpeg)
     }
 
+    /// An animated WebP of `frames` frames of `width` x `height`, each 70 ms, each with other pixels.
+    static func animatedWebP(width: Int = 40, height: Int = 20, frames: Int = 3) -> [UInt8] {
+        let animation = (0..<frames).map {
+            AnimationFrame(index: $0, image: image(width: width, height: height, seed: $0), duration: .milliseconds(70))
+        }
+        // Encoding small 8-bit frames in memory cannot fail; an empty body would make the test fail visibly.
+        return (try? [UInt8](ImageEncoding.webp.encodeAnimation(animation, loopCount: 0))) ?? []
+    }
+
     private static func image(width: Int, height: Int, seed: Int) -> Image {
         var image = Image(width: width, height: height, pixelFormat: .rgb8)
         for y in 0..<height {

@@ -31,7 +31,8 @@ struct ProcessedImage: Sendable {
     /// instead of a second pass over the bytes.
     static func make(
         from body: Data, url: URL, processing: [any ImageProcessing], outputEncoding: ImageEncoding?,
-        alphaOutputEncoding: ImageEncoding? = nil, animation: (step: ImageProcessors.Thumbnail, encoding: ImageEncoding)? = nil,
+        alphaOutputEncoding: ImageEncoding? = nil,
+        animation: (step: ImageProcessors.Thumbnail, encoding: ImageEncoding)? = nil,
         keepsOriginal: Bool, decodeOptions: DecodeOptions,
         verifiesByDecoding: Bool = true, bodyDigest: BodyDigester? = nil, contentType: String? = nil
     ) throws(DownloadError) -> ProcessedImage {
@@ -49,7 +50,8 @@ struct ProcessedImage: Sendable {
                 sha256: bodyDigest?.digest(ofBodyOf: body) ?? SHA256.hash(body))
         }
         let original = keepsOriginal ? (data: body, format: sniffed) : nil
-        if let animation, let frames = (try? Image.info(data: body, options: DecodeOptions(pixelLimit: nil)))?.animation,
+        if let animation,
+            let frames = (try? Image.info(data: body, options: DecodeOptions(pixelLimit: nil)))?.animation,
             frames.frameCount > 1
         {
             return try animatedThumbnail(
@@ -112,7 +114,8 @@ struct ProcessedImage: Sendable {
     ) throws(DownloadError) -> ProcessedImage {
         var options = step.options
         options.strictness = decodeOptions.strictness
-        let thumbnailer = AnimationThumbnailer(options: options, encoding: encoding, frameLimit: decodeOptions.frameLimit)
+        let thumbnailer = AnimationThumbnailer(
+            options: options, encoding: encoding, frameLimit: decodeOptions.frameLimit)
         let thumbnail: AnimationThumbnailer.Thumbnail
         do {
             thumbnail = try thumbnailer.thumbnail(data: body)

@@ -72,7 +72,7 @@ public struct DownloadOptions: Sendable {
     ///
     /// ```swift
     /// options.processing = [.thumbnail(ThumbnailOptions(size: .box(256)))]
-    /// options.animationEncoding = .webp(quality: 85)
+    /// options.animationEncoding = .webp
     /// ```
     public var animationEncoding: ImageEncoding? = nil
     /// With processing or an encoding, also store the original bytes, as `STEM.original.EXT` next to the
@@ -125,7 +125,8 @@ public struct DownloadOptions: Sendable {
         let steps = processing.isEmpty ? "convert" : ImageProcessors.Composition(processing).identifier
         let format = outputEncoding.map { $0.format.rawValue } ?? "source format"
         let alpha = alphaOutputEncoding.map { ", \($0.format.rawValue) with alpha" } ?? ""
-        let animations = animatedThumbnailStep == nil ? "" : animationEncoding.map { ", animations as \($0.format.rawValue)" } ?? ""
+        let animations =
+            animatedThumbnailStep == nil ? "" : animationEncoding.map { ", animations as \($0.format.rawValue)" } ?? ""
         return "\(steps) as \(format)\(alpha)\(animations)"
     }
 

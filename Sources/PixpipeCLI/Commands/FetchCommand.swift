@@ -37,6 +37,12 @@ struct FetchCommand: Command {
         ask N times as often. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
         one its requests are spaced further, less so after each success), and the summary names it. The
         User-Agent names pixpipe and its version unless --user-agent says otherwise.
+        --robots fetches each host's robots.txt once and skips the URLs its rules for 'Pixpipe' (else '*')
+        disallow, never asking for them ('robots-disallowed'); a robots.txt answered 4xx allows all, one
+        answered 5xx or not at all skips the whole host for the run; its Crawl-delay spaces the host's
+        requests. --respect-noai skips images whose X-Robots-Tag says noai or noimageai, stopping the
+        transfer at the headers ('noai'). Both are off by default: the list's author chose the URLs. With
+        --json, a 'hostPace' event tells each host slowed, paused, recovered or given a Crawl-delay.
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file), recipe (what made the file:
@@ -101,6 +107,8 @@ struct FetchCommand: Command {
                 "thumbnail", placeholder: "N",
                 help: "Store thumbnails fitting N x N (PNG for images with alpha, else JPEG; --convert sets one)."),
             .value("convert", placeholder: "FORMAT", help: "Store images re-encoded as \(ImageFormat.writableNames)."),
+            .flag("robots", help: "Obey each host's robots.txt (fetched once per run); skip what it disallows."),
+            .flag("respect-noai", help: "Skip images whose X-Robots-Tag says noai or noimageai (body not read)."),
             .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
             .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
             .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),

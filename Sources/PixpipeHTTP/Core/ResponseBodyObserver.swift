@@ -19,3 +19,22 @@ public protocol ResponseBodyObserver: AnyObject, Sendable {
     /// The next chunk of the body; the buffer is valid only during the call.
     func observe(_ chunk: UnsafeRawBufferPointer)
 }
+
+/// A body observer that first sees the final response's head and may refuse its body: the transfer then
+/// stops before the body is read, and the request fails with ``FetchError/cancelled(url:)``.
+///
+/// ```swift
+/// final class NoLargeBodies: ResponseHeadInspector {
+///     func acceptsBody(of head: ResponseMetadata) -> Bool { head.headers["Content-Length"] != "999999" }
+///     func begin() {}
+///     func observe(_ chunk: UnsafeRawBufferPointer) {}
+/// }
+/// ```
+///
+/// A streaming transport (``CurlTransport``) asks as the head arrives, on its own thread, so no body byte
+/// is read after a refusal; others ask once the transfer ended, before showing the body. The inspector
+/// keeps what it decided: the caller reads it there to tell a refusal from a cancellation.
+public protocol ResponseHeadInspector: ResponseBodyObserver {
+    /// Whether the body of the response with `head` (status, headers, final URL) is wanted.
+    func acceptsBody(of head: ResponseMetadata) -> Bool
+}

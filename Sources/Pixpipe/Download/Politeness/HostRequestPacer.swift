@@ -25,6 +25,8 @@ final class HostRequestPacer: Sendable {
     private struct HostState {
         var nextStart: ContinuousClock.Instant?
         var slowdown: Duration = .zero
+        /// The least interval the host asked for itself (robots.txt's `Crawl-delay`), over the rate's.
+        var floor: Duration = .zero
     }
 
     private let defaultInterval: Duration?
@@ -55,7 +57,7 @@ final class HostRequestPacer: Sendable {
         let turn = hosts.withLock { table -> ContinuousClock.Instant in
             var state = table[host] ?? HostState()
             let turn = max(now, state.nextStart ?? now)
-            state.nextStart = turn + base + state.slowdown
+            state.nextStart = turn + max(base, state.floor) + state.slowdown
             table[host] = state
             return turn
         }
@@ -68,13 +70,32 @@ final class HostRequestPacer: Sendable {
         }
     }
 
-    /// `url`'s host answered `429` or `503`: it waits `retryAfter` as a whole, or without one is slowed down.
-    func overloaded(_ url: URL, retryAfter: Duration?) {
+    /// Sets the least interval between two requests to `url`'s host (its robots.txt `Crawl-delay`); a
+    /// longer one from the rate stays. The change, for the event stream.
+    func setMinimumInterval(_ interval: Duration, forHostOf url: URL) -> HostPaceChange {
         let host = Self.host(url)
         engaged.store(true, ordering: .relaxed)
         let base = intervals[host] ?? defaultInterval ?? .zero
-        let reached = hosts.withLock { table -> Duration in
+        let slowdown = hosts.withLock { table -> Duration in
             var state = table[host] ?? HostState()
+            state.floor = interval
+            table[host] = state
+            return state.slowdown
+        }
+        return HostPaceChange(
+            host: host, reason: .crawlDelay, intervalSeconds: (max(base, interval) + slowdown).secondsValue)
+    }
+
+    /// `url`'s host answered `429` or `503`: it waits `retryAfter` as a whole, or without one is slowed down.
+    /// The change, for the event stream.
+    @discardableResult
+    func overloaded(_ url: URL, retryAfter: Duration?) -> HostPaceChange {
+        let host = Self.host(url)
+        engaged.store(true, ordering: .relaxed)
+        let rate = intervals[host] ?? defaultInterval ?? .zero
+        let (reached, base) = hosts.withLock { table -> (Duration, Duration) in
+            var state = table[host] ?? HostState()
+            let base = max(rate, state.floor)
             let now = ContinuousClock.now
             if let retryAfter {
                 state.nextStart = max(state.nextStart ?? now, now + retryAfter)
@@ -85,27 +106,36 @@ final class HostRequestPacer: Sendable {
                 state.nextStart = max(state.nextStart ?? now, now + base + state.slowdown)
             }
             table[host] = state
-            return base + state.slowdown
+            return (base + state.slowdown, base)
         }
-        guard reached > base else { return }
-        slowest.withLock { $0[host] = max($0[host] ?? .zero, reached) }
+        if reached > base { slowest.withLock { $0[host] = max($0[host] ?? .zero, reached) } }
+        if let retryAfter {
+            return HostPaceChange(
+                host: host, reason: .paused, intervalSeconds: reached.secondsValue,
+                pauseSeconds: retryAfter.secondsValue)
+        }
+        return HostPaceChange(host: host, reason: .slowed, intervalSeconds: reached.secondsValue)
     }
 
-    /// `url`'s host answered with success: a slowed host's extra interval shrinks by a fifth.
-    func succeeded(_ url: URL) {
-        guard engaged.load(ordering: .relaxed) else { return }
+    /// `url`'s host answered with success: a slowed host's extra interval shrinks by a fifth. The change
+    /// when the host is back to its own pace (no slowdown left), for the event stream; else `nil`.
+    func succeeded(_ url: URL) -> HostPaceChange? {
+        guard engaged.load(ordering: .relaxed) else { return nil }
         let host = Self.host(url)
-        hosts.withLock { table in
-            guard var state = table[host], state.slowdown > .zero else { return }
+        let rate = intervals[host] ?? defaultInterval ?? .zero
+        let recovered = hosts.withLock { table -> Duration? in
+            guard var state = table[host], state.slowdown > .zero else { return nil }
             state.slowdown = state.slowdown * 4 / 5
             if state.slowdown < .milliseconds(10) { state.slowdown = .zero }
             table[host] = state
+            return state.slowdown == .zero ? max(rate, state.floor) : nil
         }
+        return recovered.map { HostPaceChange(host: host, reason: .recovered, intervalSeconds: $0.secondsValue) }
     }
 
     /// The hosts that were slowed, with the longest time between two of their requests, in seconds.
     var slowedHosts: [String: Double] {
-        slowest.withLock { $0.mapValues { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } }
+        slowest.withLock { $0.mapValues(\.secondsValue) }
     }
 
     private static func host(_ url: URL) -> String { url.host?.lowercased() ?? "" }

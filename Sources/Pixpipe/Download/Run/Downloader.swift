@@ -72,12 +72,16 @@ public final class Downloader: Sendable {
     ) -> DownloadEvents where Items.Element == DownloadItem, Invalid.Element == URLListError {
         let channel = EventChannel(capacity: 256)
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let pacer = HostRequestPacer(options: options)
+        let robots =
+            options.obeysRobotsTxt
+            ? RobotsCache(client: client, options: options, pacer: pacer, events: channel) : nil
         let pipeline = ItemPipeline(
             options: options, client: client,
             network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
             processors: ConcurrencyLimiter(limit: processors), writer: writer,
             fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel,
-            pacer: HostRequestPacer(options: options))
+            pacer: pacer, robots: robots)
         let batch = DownloadBatch(options: options, pipeline: pipeline, events: channel)
         let task = Task { await batch.run(items, invalidLines: invalidLines) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))

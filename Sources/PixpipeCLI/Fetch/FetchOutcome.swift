@@ -69,6 +69,12 @@ struct FetchOutcome: Sendable {
             if (summary.skippedByReason["already-failed"] ?? 0) + (summary.skippedByReason["already-gone"] ?? 0) > 0 {
                 hints.append("--retry-failed tries earlier failures again")
             }
+            if (summary.skippedByReason["robots-disallowed"] ?? 0) > 0 {
+                hints.append("their host's robots.txt disallows them (--robots)")
+            }
+            if (summary.skippedByReason["noai"] ?? 0) > 0 {
+                hints.append("their X-Robots-Tag says noai (--respect-noai)")
+            }
             lines.append(
                 "skipped: " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + (hints.isEmpty ? "" : " (" + hints.joined(separator: "; ") + ")"))

@@ -26,7 +26,8 @@ public struct DownloadSummary: Sendable, Hashable {
     public var failuresByKind: [String: Int]
     /// Skipped items by why they were skipped (their ``ManifestRecord/errorKind``): `already-done` (stored
     /// by an earlier run), `already-failed`, `already-gone` (failed or found gone earlier, not retried
-    /// without ``DownloadOptions/resume`` set to retry them), `duplicate` (the same URL earlier in the list).
+    /// without ``DownloadOptions/resume`` set to retry them), `duplicate` (the same URL earlier in the list),
+    /// `robots-disallowed` (``DownloadOptions/obeysRobotsTxt``), `noai` (``DownloadOptions/respectsNoAI``).
     public var skippedByReason: [String: Int] = [:]
     /// Hosts that answered `429` or `503` and were slowed down for it, with the longest time the batch then
     /// left between two requests to each, in seconds.

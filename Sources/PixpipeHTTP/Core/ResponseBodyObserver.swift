@@ -18,6 +18,14 @@ public protocol ResponseBodyObserver: AnyObject, Sendable {
     func begin()
     /// The next chunk of the body; the buffer is valid only during the call.
     func observe(_ chunk: UnsafeRawBufferPointer)
+    /// This observer as a ``ResponseHeadInspector`` when it is one, else `nil` (the default): transports
+    /// ask this instead of casting, so observers that inspect nothing cost no type check per request.
+    var headInspector: (any ResponseHeadInspector)? { get }
+}
+
+extension ResponseBodyObserver {
+    /// Not an inspector.
+    public var headInspector: (any ResponseHeadInspector)? { nil }
 }
 
 /// A body observer that first sees the final response's head and may refuse its body: the transfer then
@@ -37,4 +45,9 @@ public protocol ResponseBodyObserver: AnyObject, Sendable {
 public protocol ResponseHeadInspector: ResponseBodyObserver {
     /// Whether the body of the response with `head` (status, headers, final URL) is wanted.
     func acceptsBody(of head: ResponseMetadata) -> Bool
+}
+
+extension ResponseHeadInspector {
+    /// Itself.
+    public var headInspector: (any ResponseHeadInspector)? { self }
 }

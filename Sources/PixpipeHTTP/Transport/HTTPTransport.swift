@@ -39,7 +39,7 @@ extension HTTPTransport {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(FetchError) -> TransportResponse {
         let response = try await perform(request, progress: progress ?? { _ in })
-        if let inspector = observer as? any ResponseHeadInspector, !inspector.acceptsBody(of: response.metadata) {
+        if let inspector = observer?.headInspector, !inspector.acceptsBody(of: response.metadata) {
             throw .cancelled(url: request.url)
         }
         if let observer {

@@ -16,7 +16,7 @@ final class CurlReportingBodyCollector: CurlResponseSink {
     private let state = Locked(State())
     private let progress: (@Sendable (TransferProgress) -> Void)?
     private let observer: (any ResponseBodyObserver)?
-    /// The observer when it also inspects heads (cast once per request, not per chunk).
+    /// The observer when it also inspects heads.
     private let inspector: (any ResponseHeadInspector)?
     /// The request's URL, for the head shown to ``inspector`` (the final URL is not known on the engine thread).
     private let url: URL?
@@ -28,7 +28,7 @@ final class CurlReportingBodyCollector: CurlResponseSink {
     ) {
         self.progress = progress
         self.observer = observer
-        self.inspector = observer.flatMap { $0 as? any ResponseHeadInspector }
+        self.inspector = observer?.headInspector
         self.url = url
     }
 

@@ -252,3 +252,52 @@ struct RobotsTests {
         #expect(paces.allSatisfy { $0.host == "127.0.0.1" })
     }
 }
+
+/// The per-host rate across the shards writing to one folder, through the slot files under `.pixpipe/pace`.
+@Suite("Per-host rates across shards", .serialized)
+struct SharedRateTests {
+    @Test("Two shards at 10 requests a second into one folder ask the host 100 ms apart or more, together")
+    func shardsShareTheRate() async throws {
+        let server = try TestHTTPServer()
+        let times = Locked([ContinuousClock.Instant]())
+        let jpeg = Bodies.jpeg()
+        server.route(
+            "/a",
+            .handler { _ in
+                times.withLock { $0.append(.now) }
+                return .respond(body: jpeg)
+            })
+        let folder = TemporaryFolder()
+        let items = (0..<12).map { DownloadItem(url: server.url("/a?i=\($0)"), name: "\($0)") }
+        func shard(_ index: Int) -> Downloader {
+            var options = testOptions(folder)
+            options.requestsPerSecond = 10
+            options.shard = try? Shard(index: index, count: 2)
+            return Downloader(options: options)
+        }
+        let (zero, one) = (shard(0), shard(1))
+        async let first = zero.download(items)
+        async let second = one.download(items)
+        let (a, b) = await (first, second)
+        #expect(a.ok > 0 && b.ok > 0)
+        #expect(a.ok + b.ok == 12)
+        let sorted = times.withLock { $0 }.sorted()
+        #expect(sorted.count == 12)
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(90), "\(sorted)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.url.path + "/.pixpipe/pace/127.0.0.1"))
+    }
+
+    @Test("Without a rate, shards make no slot files")
+    func noRateNoFiles() async throws {
+        let server = try TestHTTPServer()
+        server.route("/a", .respond(body: Bodies.jpeg()))
+        let folder = TemporaryFolder()
+        var options = testOptions(folder)
+        options.shard = try Shard(index: 0, count: 1)
+        let summary = await Downloader(options: options).download([DownloadItem(url: server.url("/a"))])
+        #expect(summary.ok == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.path + "/.pixpipe"))
+    }
+}

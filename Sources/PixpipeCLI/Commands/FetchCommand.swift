@@ -33,8 +33,8 @@ struct FetchCommand: Command {
         included ('timeout' or 'deadline-exceeded').
         Politeness: --concurrency and --per-host bound the transfers at once; --rate N/s (or N/min) spaces the
         requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
-        The rate holds within one process: with --shard, each shard keeps it, so N shards of one host's list
-        ask N times as often. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
+        With --shard, the shards writing to one folder keep the rate together (a file per host under
+        DIR/.pixpipe/pace, locked while a turn is taken); a host's slowdown stays with the shard told. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
         one its requests are spaced further, less so after each success), and the summary names it. The
         User-Agent names pixpipe and its version unless --user-agent says otherwise.
         --robots fetches each host's robots.txt once and skips the URLs its rules for 'Pixpipe' (else '*')

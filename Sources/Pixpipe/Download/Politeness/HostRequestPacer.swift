@@ -15,8 +15,10 @@ import Synchronization
 ///   host that fails now and then recovers between failures while one that keeps failing is asked ever
 ///   more rarely. Every item of the host then retries on the host's schedule instead of its own.
 ///
-/// All within one process: shards run as several processes, each pacing itself. With no rate set and no
-/// host slowed, ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
+/// Under ``DownloadOptions/shard`` the turns are also taken from ``SharedHostSlots``, a file per host in
+/// the output folder, so the shards writing there keep the rate together; a host's slowdown and
+/// `Retry-After` holds stay within the process that was told. With no rate set and no host slowed,
+/// ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
 final class HostRequestPacer: Sendable {
     /// The extra interval a host gets on its first overload answer without `Retry-After`: 50 ms.
     static let initialSlowdown = Duration.milliseconds(50)
@@ -36,6 +38,8 @@ final class HostRequestPacer: Sendable {
     private let slowest = Locked([String: Duration]())
     /// Whether any host has ever been slowed or paused: until then an unpaced batch takes no lock.
     private let engaged = Atomic<Bool>(false)
+    /// The turns shared with the other shards writing to the same folder; `nil` without a shard.
+    private let shared: SharedHostSlots?
 
     /// A pacer for `options`' rates.
     init(options: DownloadOptions) {
@@ -45,6 +49,7 @@ final class HostRequestPacer: Sendable {
             if let interval = Self.interval(rate) { intervals[host.lowercased()] = interval }
         }
         self.intervals = intervals
+        shared = options.shard == nil ? nil : SharedHostSlots(outputDirectory: options.outputDirectory)
         if defaultInterval != nil || !intervals.isEmpty { engaged.store(true, ordering: .relaxed) }
     }
 
@@ -54,12 +59,23 @@ final class HostRequestPacer: Sendable {
         let host = Self.host(url)
         let base = intervals[host] ?? defaultInterval ?? .zero
         let now = ContinuousClock.now
-        let turn = hosts.withLock { table -> ContinuousClock.Instant in
+        var (turn, interval) = hosts.withLock { table -> (ContinuousClock.Instant, Duration) in
             var state = table[host] ?? HostState()
             let turn = max(now, state.nextStart ?? now)
-            state.nextStart = turn + max(base, state.floor) + state.slowdown
+            let interval = max(base, state.floor) + state.slowdown
+            state.nextStart = turn + interval
             table[host] = state
-            return turn
+            return (turn, interval)
+        }
+        if let shared, interval > .zero, let wait = shared.take(host: host, interval: interval, notBefore: turn - now) {
+            // Other shards may hold the next turns: this process's next one comes no earlier than after ours.
+            turn = now + wait
+            hosts.withLock { table in
+                if var state = table[host] {
+                    state.nextStart = max(state.nextStart ?? turn, turn + interval)
+                    table[host] = state
+                }
+            }
         }
         guard turn > now else { return true }
         do {

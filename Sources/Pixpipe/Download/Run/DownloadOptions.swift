@@ -22,8 +22,8 @@ public struct DownloadOptions: Sendable {
     /// The most transfers at once to one host (`host:port`).
     public var perHostConcurrency: Int = 8
     /// At most this many attempts start per second to any one host (`nil`: no rate, only the concurrency
-    /// limits); ``hostRequestsPerSecond`` overrides it for named hosts. Within one process: each shard of a
-    /// list paces itself.
+    /// limits); ``hostRequestsPerSecond`` overrides it for named hosts. Under ``shard``, the shards writing to
+    /// one folder keep it together, through a file per host under `.pixpipe/pace` in the folder.
     public var requestsPerSecond: Double? = nil
     /// Whether each host's robots.txt (RFC 9309) is fetched once per run and obeyed (off by default: the list's
     /// author chose the URLs). Rules for the product token `Pixpipe` apply, else those for `*`. A disallowed

@@ -1,5 +1,6 @@
 import Foundation
 import Pixpipe
+import PixpipeLocking
 import PixpipeTestSupport
 import Testing
 
@@ -57,5 +58,35 @@ struct FetchPolitenessTests {
         #expect(result.status == 0, "\(result.errors)")
         #expect(server.requestCount("/robots.txt") == 0)
         #expect(try manifestRecords(in: folder).allSatisfy { $0.status == .ok })
+    }
+
+    @Test("Two shards run at once into one folder keep --rate 10/s together: the host sees 100 ms gaps or more")
+    func shardsShareTheRate() throws {
+        let times = Locked([ContinuousClock.Instant]())
+        let png = Array(try TestImages.png())
+        server.route(
+            "/paced.png",
+            .handler { _ in
+                times.withLock { $0.append(.now) }
+                return .respond(headers: ["Content-Type": "image/png"], body: png)
+            })
+        let urls = (0..<10).map { server.url("/paced.png?i=\($0)").absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let statuses = Locked([Int32]())
+        let pixpipe = self.pixpipe
+        let out = folder.path("out")
+        DispatchQueue.concurrentPerform(iterations: 2) { shard in
+            let status =
+                (try? pixpipe.run(["fetch", list, "--out", out, "--rate", "10/s", "--shard", "\(shard)/2"]))?.status
+                ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == [0, 0])
+        #expect(try manifestRecords(in: folder).filter { $0.status == .ok }.count == 10)
+        let sorted = times.withLock { $0 }.sorted()
+        #expect(sorted.count == 10)
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(90), "\(sorted)")
+        }
     }
 }

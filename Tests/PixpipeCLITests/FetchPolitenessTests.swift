@@ -85,8 +85,13 @@ struct FetchPolitenessTests {
         #expect(try manifestRecords(in: folder).filter { $0.status == .ok }.count == 10)
         let sorted = times.withLock { $0 }.sorted()
         #expect(sorted.count == 10)
+        // Lower bounds only, loose enough for a loaded machine: half the interval per gap (two processes
+        // pacing alone would send pairs about at once), and all nine intervals less 50 ms overall.
         for (earlier, later) in zip(sorted, sorted.dropFirst()) {
-            #expect(later - earlier >= .milliseconds(90), "\(sorted)")
+            #expect(later - earlier >= .milliseconds(50), "\(sorted)")
+        }
+        if let first = sorted.first, let last = sorted.last {
+            #expect(last - first >= .milliseconds(850), "\(sorted)")
         }
     }
 }

@@ -43,12 +43,18 @@ final class RobotsCache: Sendable {
         guard let robotsURL = Self.robotsURL(for: url) else { return nil }
         let task = verdicts.withLock { table -> Task<Verdict, Never> in
             if let task = table[robotsURL.absoluteString] { return task }
-            // Unstructured: the items waiting for it may be cancelled one by one; the fetch has its timeout.
+            // Unstructured, so that no one item owns the fetch every item of the origin waits for.
             let task = Task { await self.fetch(robotsURL) }
             table[robotsURL.absoluteString] = task
             return task
         }
-        let verdict = await task.value
+        // Items are cancelled only with their whole batch: the shared fetch then stops too, so a stop never
+        // waits for a slow robots.txt.
+        let verdict = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
         if let unreadable = verdict.unreadable { return unreadable }
         guard !verdict.rules.allows(path: Self.matchedPath(of: url)) else { return nil }
         return "robots.txt of \(robotsURL.host ?? "") disallows \(url.absoluteString)"

@@ -26,6 +26,9 @@ import PixpipeLocking
 /// - The same URL twice in one list is fetched once; later copies are reported `skipped` (`duplicate`).
 /// - Skipped items (`duplicate`, `already-done`, `already-failed`) are reported as events but not appended
 ///   to the manifest, which keeps one line per item actually attempted; cancelled items get no line at all.
+///   Items skipped for the site's sake (`robots-disallowed` under ``DownloadOptions/obeysRobotsTxt``, `noai`
+///   under ``DownloadOptions/respectsNoAI``) do get a line, so the folder says why their files are missing;
+///   a later run asks again.
 public final class Downloader: Sendable {
     /// The settings.
     public let options: DownloadOptions

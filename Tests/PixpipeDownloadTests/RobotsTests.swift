@@ -61,6 +61,8 @@ struct RobotsTests {
             Downloader(options: options), paths.map { DownloadItem(url: server.url($0)) })
         let results = records(events)
         #expect(server.requestCount("/robots.txt") == 1)
+        // Asked for with the same User-Agent as the images, naming the product token the rules are read for.
+        #expect(server.requests("/robots.txt").first?.header("user-agent")?.hasPrefix("Pixpipe/") == true)
         for path in ["/secret/a.jpg", "/secret/b.jpg", "/x.gif"] {
             #expect(server.requestCount(path) == 0, "\(path)")
         }

@@ -50,6 +50,27 @@ struct FetchPolitenessTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("out/noai.png")))
     }
 
+    @Test("--json tells when a host is slowed by a 503 and when it recovers")
+    func paceEventsInJSON() throws {
+        let png = Array(try TestImages.png())
+        server.route("/busy.png", .failFirst(1, status: 503, then: .respond(body: png)))
+        let urls =
+            [server.url("/busy.png").absoluteString] + (0..<10).map { server.url("/open.png?i=\($0)").absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let result = try pixpipe.run([
+            "fetch", list, "--out", folder.path("out"), "--json", "--per-host", "1", "--name", "{index}",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        let paces = result.outputLines.filter { $0.contains("\"event\":\"hostPace\"") }
+        #expect(paces.count == 2, "\(paces)")
+        #expect(
+            paces.first?.contains("\"reason\":\"slowed\"") == true && paces.first?.contains("\"interval\":0.05") == true
+        )
+        #expect(
+            paces.last?.contains("\"reason\":\"recovered\"") == true
+                && paces.last?.contains("\"host\":\"127.0.0.1\"") == true)
+    }
+
     @Test("Without --robots and --respect-noai every image is fetched and robots.txt is not asked for")
     func offByDefault() throws {
         let urls = ["/open.png", "/closed/a.png", "/noai.png"].map { server.url($0).absoluteString }

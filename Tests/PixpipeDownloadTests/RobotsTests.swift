@@ -140,6 +140,20 @@ struct RobotsTests {
         #expect(server.requestCount("/b.jpg") == 0)
     }
 
+    @Test("Five redirects are followed; past five the robots.txt counts as missing (all allowed)")
+    func redirectLimit() async throws {
+        for (hops, allowed) in [(5, false), (6, true)] {
+            let server = try Self.server(robots: .redirect(to: "/hop1"), paths: ["/a.jpg"])
+            for hop in 1..<hops { server.route("/hop\(hop)", .redirect(to: "/hop\(hop + 1)")) }
+            server.route("/hop\(hops)", .text("User-agent: *\nDisallow: /\n"))
+            let folder = TemporaryFolder()
+            let summary = await Downloader(options: options(folder)).download([DownloadItem(url: server.url("/a.jpg"))])
+            #expect(summary.ok == (allowed ? 1 : 0), "\(hops) hops")
+            #expect(server.requestCount("/a.jpg") == (allowed ? 1 : 0), "\(hops) hops")
+            #expect(server.requestCount("/hop\(hops)") == (allowed ? 0 : 1), "\(hops) hops")
+        }
+    }
+
     @Test("Without the option, robots.txt is never asked for")
     func offByDefault() async throws {
         let server = try Self.server(robots: .text("User-agent: *\nDisallow: /\n"), paths: ["/a.jpg"])

@@ -33,10 +33,16 @@ struct FetchCommand: Command {
         included ('timeout' or 'deadline-exceeded').
         Politeness: --concurrency and --per-host bound the transfers at once; --rate N/s (or N/min) spaces the
         requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
-        The rate holds within one process: with --shard, each shard keeps it, so N shards of one host's list
-        ask N times as often. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
+        With --shard, the shards writing to one folder keep the rate together (a file per host under
+        DIR/.pixpipe/pace, locked while a turn is taken); a host's slowdown stays with the shard told. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
         one its requests are spaced further, less so after each success), and the summary names it. The
         User-Agent names pixpipe and its version unless --user-agent says otherwise.
+        --robots fetches each host's robots.txt once and skips the URLs its rules for 'Pixpipe' (else '*')
+        disallow, never asking for them ('robots-disallowed'); a robots.txt answered 4xx allows all, one
+        answered 5xx or not at all skips the whole host for the run; its Crawl-delay spaces the host's
+        requests. --respect-noai skips images whose X-Robots-Tag says noai or noimageai, stopping the
+        transfer at the headers ('noai'). Both are off by default: the list's author chose the URLs. With
+        --json, a 'hostPace' event tells each host slowed, paused, recovered or given a Crawl-delay.
         DIR/manifest.jsonl gets one JSON line per item: url, name, status (ok, failed, skipped, unchanged,
         gone), httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error, errorKind, warnings,
         etag, lastModified (the validators the server sent with a stored file), recipe (what made the file:
@@ -106,6 +112,8 @@ struct FetchCommand: Command {
                 help:
                     "With --thumbnail, keep every frame of animations in an animated thumbnail"
                     + " (WebP, or --convert's format when it holds animations)."),
+            .flag("robots", help: "Obey each host's robots.txt (fetched once per run); skip what it disallows."),
+            .flag("respect-noai", help: "Skip images whose X-Robots-Tag says noai or noimageai (body not read)."),
             .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
             .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
             .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),

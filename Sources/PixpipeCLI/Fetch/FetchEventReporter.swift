@@ -36,6 +36,8 @@ struct FetchEventReporter {
             }
         case .progress:
             break
+        case .hostPace(let change):
+            if settings.json { queueLine(encoder.line(for: FetchEventRecord.hostPace(change))) }
         case .finished(let index, let record):
             finished(index: index, record: record)
         case .stopped:

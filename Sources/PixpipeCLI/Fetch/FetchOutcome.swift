@@ -69,6 +69,12 @@ struct FetchOutcome: Sendable {
             if summary.skips[.alreadyFailed, default: 0] + summary.skips[.alreadyGone, default: 0] > 0 {
                 hints.append("--retry-failed tries earlier failures again")
             }
+            if summary.skips[.robotsDisallowed, default: 0] > 0 {
+                hints.append("their host's robots.txt disallows them (--robots)")
+            }
+            if summary.skips[.noAI, default: 0] > 0 {
+                hints.append("their X-Robots-Tag says noai (--respect-noai)")
+            }
             lines.append(
                 "skipped: " + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + (hints.isEmpty ? "" : " (" + hints.joined(separator: "; ") + ")"))

@@ -62,6 +62,8 @@ struct FetchSettings: Sendable {
                 options.requestsPerSecond = perSecond
             }
         }
+        options.obeysRobotsTxt = arguments.isSet("robots")
+        options.respectsNoAI = arguments.isSet("respect-noai")
         for header in arguments.values("header") {
             let (name, value) = try Self.header(header)
             options.headers[name] = value

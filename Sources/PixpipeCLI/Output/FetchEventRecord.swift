@@ -5,6 +5,8 @@ import Pixpipe
 /// - `{"event":"invalid","line":7,"url":"not a url","error":"...","errorKind":"invalid-url"}` for a bad line;
 /// - `{"event":"started","index":0,"url":"..."}` when an item's transfer starts;
 /// - `{"event":"finished","index":0,"url":"...","status":"ok",...}` with every manifest field;
+/// - `{"event":"hostPace","host":"...","reason":"slowed"|"paused"|"recovered"|"crawl-delay","interval":SECONDS,
+///   "pause":SECONDS}` when a host's pace changes (`pause` only when paused);
 /// - `{"event":"summary","ok":..,"failed":..,"skipped":..,"invalid":..,"bytes":..,"failuresByKind":{..},
 ///   "stopReason":"cancelled"|"disk-error"|null,"exitStatus":N,"unchanged":..,"updated":..,"gone":..,
 ///   "redone":..,"skippedByReason":{..},"slowedHosts":{"HOST":SECONDS}}` last (`updated` items, stored again by `--refresh`, and `redone` items, made again because
@@ -16,12 +18,15 @@ enum FetchEventRecord: Encodable {
     case started(index: Int, url: String)
     /// An item is done.
     case finished(index: Int, record: ManifestRecord)
+    /// A host's pace changed.
+    case hostPace(HostPaceChange)
     /// The batch is over.
     case summary(FetchOutcome)
 
     private enum Key: String, CodingKey {
         case event, index, line, url, error, errorKind, ok, failed, skipped, invalid, bytes, failuresByKind
         case stopReason, exitStatus, unchanged, updated, gone, redone, skippedByReason, slowedHosts
+        case host, reason, interval, pause
     }
 
     /// Encodes the flat object.
@@ -47,6 +52,12 @@ enum FetchEventRecord: Encodable {
         case .finished(let index, _):
             try container.encode("finished", forKey: .event)
             try container.encode(index, forKey: .index)
+        case .hostPace(let change):
+            try container.encode("hostPace", forKey: .event)
+            try container.encode(change.host, forKey: .host)
+            try container.encode(change.reason.rawValue, forKey: .reason)
+            try container.encode(change.intervalSeconds, forKey: .interval)
+            try container.encodeIfPresent(change.pauseSeconds, forKey: .pause)
         case .summary(let outcome):
             try container.encode("summary", forKey: .event)
             try container.encode(outcome.summary.ok, forKey: .ok)

@@ -39,6 +39,9 @@ extension HTTPTransport {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> TransportResponse {
         let response = try await perform(request, progress: progress ?? { _ in })
+        if let inspector = observer?.headInspector, !inspector.acceptsBody(of: response.metadata) {
+            throw .cancelled(url: request.url)
+        }
         if let observer {
             observer.begin()
             response.body.withUnsafeBytes { observer.observe($0) }

@@ -14,6 +14,9 @@ public enum DownloadEvent: Sendable {
     case progress(index: Int, bytesReceived: Int, bytesExpected: Int?)
     /// The item is done: stored, failed, or skipped.
     case finished(index: Int, record: ManifestRecord)
+    /// A host's pace changed: slowed or paused after an overload answer, back to its own rate, or given a
+    /// robots.txt `Crawl-delay`.
+    case hostPace(HostPaceChange)
     /// The batch is over; always the last event.
     case stopped(DownloadSummary)
 }

@@ -63,6 +63,8 @@ public struct DownloadProgress: Sendable, Hashable {
             case .unchanged: unchanged += 1
             case .gone: gone += 1
             }
+        case .hostPace:
+            break
         case .stopped:
             // Transfers cut short by a stop keep their bytes, so the count never goes down.
             finishedBytes += transfers.values.reduce(0) { $0 + $1.total }

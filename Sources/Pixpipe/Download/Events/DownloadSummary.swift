@@ -27,7 +27,8 @@ public struct DownloadSummary: Sendable, Hashable {
     /// Skipped items by why they were skipped: ``SkipReason/alreadyDone`` (stored by an earlier run),
     /// ``SkipReason/alreadyFailed``, ``SkipReason/alreadyGone`` (failed or found gone earlier, not retried
     /// without ``DownloadOptions/resume`` set to retry them), ``SkipReason/duplicate`` (the same URL earlier
-    /// in the list).
+    /// in the list), ``SkipReason/robotsDisallowed`` (``DownloadOptions/obeysRobotsTxt``), ``SkipReason/noAI``
+    /// (``DownloadOptions/respectsNoAI``).
     public var skips: [SkipReason: Int] = [:]
     /// ``skips`` keyed by each reason's ``SkipReason/shortName`` (the ``ManifestRecord/errorKind`` of the
     /// skipped records, and the keys of `pixpipe fetch --json`'s summary): `already-done`, `duplicate`...

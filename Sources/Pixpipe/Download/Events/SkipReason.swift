@@ -12,6 +12,10 @@ public enum SkipReason: String, Sendable, Hashable, CaseIterable {
     case alreadyFailed = "already-failed"
     /// An earlier refresh found it gone from the server (`404`/`410`), and failures are not retried.
     case alreadyGone = "already-gone"
+    /// The host's robots.txt disallows it (or could not be read: then every URL of the host is skipped).
+    case robotsDisallowed = "robots-disallowed"
+    /// Its response's `X-Robots-Tag` says `noai` or `noimageai`; the body was not read.
+    case noAI = "noai"
 
     /// The stable short name recorded in the manifest.
     public var shortName: String { rawValue }

@@ -26,6 +26,8 @@ struct ItemRunner: Sendable {
     let events: EventChannel
     /// Spaces the attempts to each host, and slows down hosts that say they are overloaded.
     let pacer: HostRequestPacer
+    /// Each host's robots.txt rules, under ``DownloadOptions/obeysRobotsTxt``; `nil` otherwise.
+    let robots: RobotsCache?
 
     /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
     /// starts, so that transfers start in list order (tasks themselves run in no set order).
@@ -39,6 +41,10 @@ struct ItemRunner: Sendable {
         if Task.isCancelled { return .cancelled }
         if let gone = job.recordedGone { return await pruneRecordedGone(job, entry: gone) }
         if job.redo, let outcome = await redoFromKeptOriginal(job) { return outcome }
+        if let robots, let refusal = await robots.refusal(for: job.item.url) {
+            if Task.isCancelled { return .cancelled }
+            return skipped(job, reason: .robotsDisallowed, message: refusal)
+        }
         var attempts = ItemAttempts(url: job.item.url)
         var reservation: SlotReservation? = reservation
         while true {
@@ -126,6 +132,7 @@ struct ItemRunner: Sendable {
         let deadline = options.itemDeadline
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
+        let gate = options.respectsNoAI ? NoAIGate(digester: digester, productToken: DownloadOptions.productToken) : nil
         let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, HTTPError> in
             // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
             if await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
@@ -134,15 +141,16 @@ struct ItemRunner: Sendable {
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
             }
             let result = await fetch(
-                url, index: job.index, remaining: attempts.remaining, digester: digester, stored: job.stored,
+                url, index: job.index, remaining: attempts.remaining, observer: gate ?? digester, stored: job.stored,
                 redo: job.redo)
             // Told to the pacer while the slot is still held, so the host's next attempt already knows.
             if case .success(let response) = result {
                 if response.statusCode == 429 || response.statusCode == 503 {
-                    pacer.overloaded(
+                    let change = pacer.overloaded(
                         url, retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) })
-                } else if (200..<300).contains(response.statusCode) {
-                    pacer.succeeded(url)
+                    await events.send(.hostPace(change))
+                } else if (200..<300).contains(response.statusCode), let change = pacer.succeeded(url) {
+                    await events.send(.hostPace(change))
                 }
             }
             return result
@@ -155,7 +163,7 @@ struct ItemRunner: Sendable {
             }
         guard let result else { return nil }
         attempts.count += 1
-        return Fetched(result: result, digester: digester)
+        return Fetched(result: result, digester: digester, noAIDirective: gate?.refusedDirective)
     }
 
     /// What the attempt's answer makes of the item: stored, failed for good, or worth another attempt.
@@ -163,6 +171,14 @@ struct ItemRunner: Sendable {
         _ fetched: Fetched, job: ItemJob, attempts: inout ItemAttempts
     ) async -> AttemptResult {
         let policy = options.retryPolicy
+        if let directive = fetched.noAIDirective, case .failure(let error) = fetched.result, error.isCancellation,
+            !Task.isCancelled
+        {
+            return .settled(
+                skipped(
+                    job, reason: .noAI,
+                    message: "\(job.item.url.absoluteString): X-Robots-Tag says \(directive); the body was not read"))
+        }
         switch fetched.result {
         case .failure(let fetchError):
             if fetchError.isCancellation || Task.isCancelled { return .settled(.cancelled) }
@@ -231,12 +247,21 @@ struct ItemRunner: Sendable {
         return .failed(record, error)
     }
 
+    /// The skipped record of `job` for `reason`: appended to the manifest for an item not stored yet; for a
+    /// stored one only reported, so the manifest's record of its file stays the one later runs go by.
+    private func skipped(_ job: ItemJob, reason: SkipReason, message: String) -> ItemOutcome {
+        let record = ManifestRecord(
+            url: job.item.url.absoluteString, status: .skipped, error: message, errorKind: reason.shortName)
+        return job.stored == nil ? .finished(record) : .skipped(record)
+    }
+
     /// Every status code, built once (not per request).
     private static let everyStatus = Set(100..<600)
 
     /// One transfer; every status is accepted here so the runner can read `Retry-After` itself.
     private func fetch(
-        _ url: URL, index: Int, remaining: Duration?, digester: BodyDigester?, stored: StoredCopy?, redo: Bool
+        _ url: URL, index: Int, remaining: Duration?, observer: (any ResponseBodyObserver)?, stored: StoredCopy?,
+        redo: Bool
     ) async -> Result<Response<Data>, HTTPError> {
         var request = Request<Data>(url: url)
         for (name, value) in options.headers { request.headers[name] = value }
@@ -248,7 +273,7 @@ struct ItemRunner: Sendable {
         request.acceptableContentTypes = nil
         request.retryPolicy = RetryPolicy.none
         request.timeout = remaining.map { min(options.timeout, $0) } ?? options.timeout
-        request.bodyObserver = digester
+        request.bodyObserver = observer
         if options.reportsProgress {
             let events = self.events
             request.onProgress = { progress in
@@ -469,6 +494,8 @@ private struct Fetched: Sendable {
     var result: Result<Response<Data>, HTTPError>
     /// What saw the body arrive, if anything.
     var digester: BodyDigester?
+    /// The `X-Robots-Tag` opt-out that stopped the transfer at its head, if one did.
+    var noAIDirective: String?
 }
 
 /// What one attempt came to.

@@ -15,8 +15,10 @@ import Synchronization
 ///   host that fails now and then recovers between failures while one that keeps failing is asked ever
 ///   more rarely. Every item of the host then retries on the host's schedule instead of its own.
 ///
-/// All within one process: shards run as several processes, each pacing itself. With no rate set and no
-/// host slowed, ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
+/// Under ``DownloadOptions/shard`` the turns are also taken from ``SharedHostSlots``, a file per host in
+/// the output folder, so the shards writing there keep the rate together; a host's slowdown and
+/// `Retry-After` holds stay within the process that was told. With no rate set and no host slowed,
+/// ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
 final class HostRequestPacer: Sendable {
     /// The extra interval a host gets on its first overload answer without `Retry-After`: 50 ms.
     static let initialSlowdown = Duration.milliseconds(50)
@@ -25,6 +27,8 @@ final class HostRequestPacer: Sendable {
     private struct HostState {
         var nextStart: ContinuousClock.Instant?
         var slowdown: Duration = .zero
+        /// The least interval the host asked for itself (robots.txt's `Crawl-delay`), over the rate's.
+        var floor: Duration = .zero
     }
 
     private let defaultInterval: Duration?
@@ -34,6 +38,8 @@ final class HostRequestPacer: Sendable {
     private let slowest = Locked([String: Duration]())
     /// Whether any host has ever been slowed or paused: until then an unpaced batch takes no lock.
     private let engaged = Atomic<Bool>(false)
+    /// The turns shared with the other shards writing to the same folder; `nil` without a shard.
+    private let shared: SharedHostSlots?
 
     /// A pacer for `options`' rates.
     init(options: DownloadOptions) {
@@ -43,6 +49,7 @@ final class HostRequestPacer: Sendable {
             if let interval = Self.interval(rate) { intervals[host.lowercased()] = interval }
         }
         self.intervals = intervals
+        shared = options.shard == nil ? nil : SharedHostSlots(outputDirectory: options.outputDirectory)
         if defaultInterval != nil || !intervals.isEmpty { engaged.store(true, ordering: .relaxed) }
     }
 
@@ -52,12 +59,23 @@ final class HostRequestPacer: Sendable {
         let host = Self.host(url)
         let base = intervals[host] ?? defaultInterval ?? .zero
         let now = ContinuousClock.now
-        let turn = hosts.withLock { table -> ContinuousClock.Instant in
+        var (turn, interval) = hosts.withLock { table -> (ContinuousClock.Instant, Duration) in
             var state = table[host] ?? HostState()
             let turn = max(now, state.nextStart ?? now)
-            state.nextStart = turn + base + state.slowdown
+            let interval = max(base, state.floor) + state.slowdown
+            state.nextStart = turn + interval
             table[host] = state
-            return turn
+            return (turn, interval)
+        }
+        if let shared, interval > .zero, let wait = shared.take(host: host, interval: interval, notBefore: turn - now) {
+            // Other shards may hold the next turns: this process's next one comes no earlier than after ours.
+            turn = now + wait
+            hosts.withLock { table in
+                if var state = table[host] {
+                    state.nextStart = max(state.nextStart ?? turn, turn + interval)
+                    table[host] = state
+                }
+            }
         }
         guard turn > now else { return true }
         do {
@@ -68,13 +86,32 @@ final class HostRequestPacer: Sendable {
         }
     }
 
-    /// `url`'s host answered `429` or `503`: it waits `retryAfter` as a whole, or without one is slowed down.
-    func overloaded(_ url: URL, retryAfter: Duration?) {
+    /// Sets the least interval between two requests to `url`'s host (its robots.txt `Crawl-delay`); a
+    /// longer one from the rate stays. The change, for the event stream.
+    func setMinimumInterval(_ interval: Duration, forHostOf url: URL) -> HostPaceChange {
         let host = Self.host(url)
         engaged.store(true, ordering: .relaxed)
         let base = intervals[host] ?? defaultInterval ?? .zero
-        let reached = hosts.withLock { table -> Duration in
+        let slowdown = hosts.withLock { table -> Duration in
             var state = table[host] ?? HostState()
+            state.floor = interval
+            table[host] = state
+            return state.slowdown
+        }
+        return HostPaceChange(
+            host: host, reason: .crawlDelay, intervalSeconds: (max(base, interval) + slowdown).secondsValue)
+    }
+
+    /// `url`'s host answered `429` or `503`: it waits `retryAfter` as a whole, or without one is slowed down.
+    /// The change, for the event stream.
+    @discardableResult
+    func overloaded(_ url: URL, retryAfter: Duration?) -> HostPaceChange {
+        let host = Self.host(url)
+        engaged.store(true, ordering: .relaxed)
+        let rate = intervals[host] ?? defaultInterval ?? .zero
+        let (reached, base) = hosts.withLock { table -> (Duration, Duration) in
+            var state = table[host] ?? HostState()
+            let base = max(rate, state.floor)
             let now = ContinuousClock.now
             if let retryAfter {
                 state.nextStart = max(state.nextStart ?? now, now + retryAfter)
@@ -85,27 +122,36 @@ final class HostRequestPacer: Sendable {
                 state.nextStart = max(state.nextStart ?? now, now + base + state.slowdown)
             }
             table[host] = state
-            return base + state.slowdown
+            return (base + state.slowdown, base)
         }
-        guard reached > base else { return }
-        slowest.withLock { $0[host] = max($0[host] ?? .zero, reached) }
+        if reached > base { slowest.withLock { $0[host] = max($0[host] ?? .zero, reached) } }
+        if let retryAfter {
+            return HostPaceChange(
+                host: host, reason: .paused, intervalSeconds: reached.secondsValue,
+                pauseSeconds: retryAfter.secondsValue)
+        }
+        return HostPaceChange(host: host, reason: .slowed, intervalSeconds: reached.secondsValue)
     }
 
-    /// `url`'s host answered with success: a slowed host's extra interval shrinks by a fifth.
-    func succeeded(_ url: URL) {
-        guard engaged.load(ordering: .relaxed) else { return }
+    /// `url`'s host answered with success: a slowed host's extra interval shrinks by a fifth. The change
+    /// when the host is back to its own pace (no slowdown left), for the event stream; else `nil`.
+    func succeeded(_ url: URL) -> HostPaceChange? {
+        guard engaged.load(ordering: .relaxed) else { return nil }
         let host = Self.host(url)
-        hosts.withLock { table in
-            guard var state = table[host], state.slowdown > .zero else { return }
+        let rate = intervals[host] ?? defaultInterval ?? .zero
+        let recovered = hosts.withLock { table -> Duration? in
+            guard var state = table[host], state.slowdown > .zero else { return nil }
             state.slowdown = state.slowdown * 4 / 5
             if state.slowdown < .milliseconds(10) { state.slowdown = .zero }
             table[host] = state
+            return state.slowdown == .zero ? max(rate, state.floor) : nil
         }
+        return recovered.map { HostPaceChange(host: host, reason: .recovered, intervalSeconds: $0.secondsValue) }
     }
 
     /// The hosts that were slowed, with the longest time between two of their requests, in seconds.
     var slowedHosts: [String: Double] {
-        slowest.withLock { $0.mapValues { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } }
+        slowest.withLock { $0.mapValues(\.secondsValue) }
     }
 
     private static func host(_ url: URL) -> String { url.host?.lowercased() ?? "" }

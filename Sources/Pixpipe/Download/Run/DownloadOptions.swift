@@ -22,9 +22,26 @@ public struct DownloadOptions: Sendable {
     /// The most transfers at once to one host (`host:port`).
     public var perHostConcurrency: Int = 8
     /// At most this many attempts start per second to any one host (`nil`: no rate, only the concurrency
-    /// limits); ``hostRequestsPerSecond`` overrides it for named hosts. Within one process: each shard of a
-    /// list paces itself.
+    /// limits); ``hostRequestsPerSecond`` overrides it for named hosts. Under ``shard``, the shards writing to
+    /// one folder keep it together, through a file per host under `.pixpipe/pace` in the folder.
     public var requestsPerSecond: Double? = nil
+    /// Whether each host's robots.txt (RFC 9309) is fetched once per run and obeyed (off by default: the list's
+    /// author chose the URLs). Rules for the product token `Pixpipe` apply, else those for `*`. A disallowed
+    /// URL is never requested: it is recorded `skipped` with `robots-disallowed`. A `Crawl-delay` becomes the
+    /// least interval between the host's requests. A robots.txt answered `4xx` allows everything; one answered
+    /// `5xx`, or not at all, disallows the whole host for the run (RFC 9309 2.3.1).
+    ///
+    /// ```swift
+    /// var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: "crawl"))
+    /// options.obeysRobotsTxt = true
+    /// options.respectsNoAI = true
+    /// ```
+    public var obeysRobotsTxt: Bool = false
+    /// Whether images whose response's `X-Robots-Tag` says `noai` or `noimageai` (for every crawler, or for
+    /// `Pixpipe`) are skipped from their headers, the body never read: recorded `skipped` with `noai`.
+    public var respectsNoAI: Bool = false
+    /// The product token robots.txt groups and `X-Robots-Tag` scopes are matched against.
+    public static let productToken = "Pixpipe"
     /// Rates of their own for some hosts (lowercased host names, without port), in attempts per second.
     public var hostRequestsPerSecond: [String: Double] = [:]
     /// The default body limit, 50 MB: bodies are held in memory while they are checked.

@@ -26,6 +26,9 @@ import PixpipeLocking
 /// - The same URL twice in one list is fetched once; later copies are reported `skipped` (`duplicate`).
 /// - Skipped items (`duplicate`, `already-done`, `already-failed`) are reported as events but not appended
 ///   to the manifest, which keeps one line per item actually attempted; cancelled items get no line at all.
+///   Items skipped for the site's sake (`robots-disallowed` under ``DownloadOptions/obeysRobotsTxt``, `noai`
+///   under ``DownloadOptions/respectsNoAI``) do get a line, so the folder says why their files are missing;
+///   a later run asks again.
 public final class Downloader: Sendable {
     /// The settings.
     public let options: DownloadOptions
@@ -72,12 +75,16 @@ public final class Downloader: Sendable {
     ) -> DownloadEvents where Items.Element == DownloadItem, Invalid.Element == URLListError {
         let channel = EventChannel(capacity: 256)
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let pacer = HostRequestPacer(options: options)
+        let robots =
+            options.obeysRobotsTxt
+            ? RobotsCache(client: client, options: options, pacer: pacer, events: channel) : nil
         let runner = ItemRunner(
             options: options, client: client,
             network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
             processors: ConcurrencyLimiter(limit: processors), writer: writer,
             fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel,
-            pacer: HostRequestPacer(options: options))
+            pacer: pacer, robots: robots)
         let batch = DownloadBatch(options: options, runner: runner, events: channel)
         let task = Task { await batch.run(items, invalidLines: invalidLines) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))

@@ -89,7 +89,7 @@ public final class CurlTransport: HTTPTransport {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled(url: request.url) }
-        let sink = CurlReportingBodyCollector(progress: progress, observer: observer)
+        let sink = CurlReportingBodyCollector(progress: progress, observer: observer, url: request.url)
         let outcome: CurlTransferOutcome
         do {
             outcome = try await engine.perform(curlRequest(for: request), sink: sink)

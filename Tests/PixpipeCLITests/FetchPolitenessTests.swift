@@ -1,0 +1,118 @@
+import Foundation
+import Pixpipe
+import PixpipeLocking
+import PixpipeTestSupport
+import Testing
+
+/// `pixpipe fetch --robots --respect-noai --json`, run as a process against a local server.
+@Suite("pixpipe fetch: robots.txt and noai", .serialized)
+struct FetchPolitenessTests {
+    let pixpipe: PixpipeExecutable
+    let server: TestHTTPServer
+    let folder: TemporaryDirectory
+
+    init() throws {
+        pixpipe = try #require(PixpipeExecutable.built, "the pixpipe executable was not found next to the tests")
+        server = try TestHTTPServer()
+        folder = try TemporaryDirectory()
+        let png = Array(try TestImages.png())
+        server.route("/robots.txt", .text("User-agent: *\nDisallow: /closed/\nCrawl-delay: 0.05\n"))
+        server.route("/open.png", .respond(headers: ["Content-Type": "image/png"], body: png))
+        server.route("/closed/a.png", .respond(headers: ["Content-Type": "image/png"], body: png))
+        server.route(
+            "/noai.png", .respond(headers: ["Content-Type": "image/png", "X-Robots-Tag": "noai"], body: png))
+    }
+
+    @Test("Disallowed and noai images are skipped with their errorKind, in the manifest, the JSON and the summary")
+    func robotsAndNoAI() throws {
+        let urls = ["/open.png", "/closed/a.png", "/noai.png"].map { server.url($0).absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let result = try pixpipe.run([
+            "fetch", list, "--out", folder.path("out"), "--robots", "--respect-noai", "--json", "--retries", "0",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(server.requestCount("/robots.txt") == 1)
+        #expect(server.requestCount("/closed/a.png") == 0)
+        let records = try manifestRecords(in: folder)
+        #expect(
+            Set(records.map { "\($0.url.split(separator: "/").last ?? "") \($0.status) \($0.errorKind ?? "")" }) == [
+                "open.png ok ", "a.png skipped robots-disallowed", "noai.png skipped noai",
+            ])
+        #expect(
+            result.outputLines.contains {
+                $0.contains("\"event\":\"hostPace\"") && $0.contains("\"reason\":\"crawl-delay\"")
+                    && $0.contains("\"interval\":0.05")
+            }, "\(result.outputLines)")
+        #expect(result.outputLines.last?.contains("\"robots-disallowed\":1") == true)
+        #expect(result.errors.contains("robots.txt disallows them (--robots)"), "\(result.errors)")
+        #expect(try folder.fileNames().contains("out"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/open.png")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/noai.png")))
+    }
+
+    @Test("--json tells when a host is slowed by a 503 and when it recovers")
+    func paceEventsInJSON() throws {
+        let png = Array(try TestImages.png())
+        server.route("/busy.png", .failFirst(1, status: 503, then: .respond(body: png)))
+        let urls =
+            [server.url("/busy.png").absoluteString] + (0..<10).map { server.url("/open.png?i=\($0)").absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let result = try pixpipe.run([
+            "fetch", list, "--out", folder.path("out"), "--json", "--per-host", "1", "--name", "{index}",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        let paces = result.outputLines.filter { $0.contains("\"event\":\"hostPace\"") }
+        #expect(paces.count == 2, "\(paces)")
+        #expect(
+            paces.first?.contains("\"reason\":\"slowed\"") == true && paces.first?.contains("\"interval\":0.05") == true
+        )
+        #expect(
+            paces.last?.contains("\"reason\":\"recovered\"") == true
+                && paces.last?.contains("\"host\":\"127.0.0.1\"") == true)
+    }
+
+    @Test("Without --robots and --respect-noai every image is fetched and robots.txt is not asked for")
+    func offByDefault() throws {
+        let urls = ["/open.png", "/closed/a.png", "/noai.png"].map { server.url($0).absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let result = try pixpipe.run(["fetch", list, "--out", folder.path("out"), "--retries", "0"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(server.requestCount("/robots.txt") == 0)
+        #expect(try manifestRecords(in: folder).allSatisfy { $0.status == .ok })
+    }
+
+    @Test("Two shards run at once into one folder keep --rate 10/s together: the host sees 100 ms gaps or more")
+    func shardsShareTheRate() throws {
+        let times = Locked([ContinuousClock.Instant]())
+        let png = Array(try TestImages.png())
+        server.route(
+            "/paced.png",
+            .handler { _ in
+                times.withLock { $0.append(.now) }
+                return .respond(headers: ["Content-Type": "image/png"], body: png)
+            })
+        let urls = (0..<10).map { server.url("/paced.png?i=\($0)").absoluteString }
+        let list = try folder.write(Data((urls.joined(separator: "\n") + "\n").utf8), to: "list.txt")
+        let statuses = Locked([Int32]())
+        let pixpipe = self.pixpipe
+        let out = folder.path("out")
+        DispatchQueue.concurrentPerform(iterations: 2) { shard in
+            let status =
+                (try? pixpipe.run(["fetch", list, "--out", out, "--rate", "10/s", "--shard", "\(shard)/2"]))?.status
+                ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == [0, 0])
+        #expect(try manifestRecords(in: folder).filter { $0.status == .ok }.count == 10)
+        let sorted = times.withLock { $0 }.sorted()
+        #expect(sorted.count == 10)
+        // Lower bounds only, loose enough for a loaded machine: half the interval per gap (two processes
+        // pacing alone would send pairs about at once), and all nine intervals less 50 ms overall.
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(50), "\(sorted)")
+        }
+        if let first = sorted.first, let last = sorted.last {
+            #expect(last - first >= .milliseconds(850), "\(sorted)")
+        }
+    }
+}

@@ -23,7 +23,7 @@ extension AtomicFileWriter {
     }
 
     /// The ``OutputWriteError`` of a failed write to `path`.
-    private static func outputError(_ error: Failure, path: String) -> OutputWriteError {
+    static func outputError(_ error: Failure, path: String) -> OutputWriteError {
         switch error.step {
         case .createTemporary where error.code == ENOENT:
             return .noSuchFolder(OutputWriteError.folderName(of: path))

@@ -61,7 +61,11 @@ public enum StreamedConversion {
     /// The row source for the file at `path`, or `nil` when its format gives no rows or this file needs
     /// the whole image (several pages or frames, interlaced, a layout read whole).
     static func openSource(_ path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? {
-        let sniffed = try MappedFile(path: path).withBytes { bytes in ImageCodecs.sniff(bytes) }
+        let mapped = try MappedFile(path: path)
+        if let limit = options.byteLimit, mapped.byteCount > limit {
+            throw .inputTooLarge(bytes: mapped.byteCount, limit: limit)
+        }
+        let sniffed = mapped.withBytes { bytes in ImageCodecs.sniff(bytes) }
         guard let codec = sniffed else { return nil }
         return try codec.rowSource(path: path, options: options)
     }

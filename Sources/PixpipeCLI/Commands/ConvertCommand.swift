@@ -135,11 +135,15 @@ struct ConvertCommand: Command {
         }
         do {
             let conversion = Conversion(settings: settings, inputName: source.displayName, console: console)
-            let data = try conversion.output(for: input)
+            let product = try conversion.product(for: input)
             if paths[1] == "-" {
-                try console.writeOutput(data)
+                try console.writeOutput(product.data())
+            } else if case .still(let image, let encoding) = product,
+                try AtomicFileWriter.writeOutput(image, as: encoding, to: paths[1])
+            {
+                // Encoded straight into the file.
             } else {
-                try AtomicFileWriter.writeOutput(data, to: paths[1])
+                try AtomicFileWriter.writeOutput(product.data(), to: paths[1])
             }
             return .success
         } catch let error as FrameOutOfRange {

@@ -78,6 +78,23 @@ public enum StreamedConversion {
         var streamHeader = header
         streamHeader.pixelFormat = format
         let writer = try codec.rowWriter(streamHeader, options: encoding.options, descriptor: descriptor)
+        try pump(header, format: format, into: writer, row: source.row)
+        let metadata = try source.finish()
+        let written = header.metadata
+        guard
+            metadata.iccProfile == written.iccProfile && metadata.exif == written.exif
+                && metadata.orientation == written.orientation
+        else { throw RowStreamRefusal() }
+        try writer.finish()
+        return Result(width: header.width, height: header.height, warnings: metadata.warnings)
+    }
+
+    /// Hands every row `row` gives (in `header`'s pixel format) to `writer` in bands of about
+    /// ``bandByteBudget``, each converted to `format` (what the writer takes) when it differs.
+    static func pump(
+        _ header: RowStreamHeader, format: PixelFormat, into writer: any RowWriter,
+        row: (Int) -> UnsafeRawPointer
+    ) throws {
         let sourceRowBytes = header.width * header.pixelFormat.bytesPerPixel
         let bandRows = max(1, min(header.height, bandByteBudget / max(1, sourceRowBytes)))
         var band = Image(width: header.width, height: bandRows, pixelFormat: header.pixelFormat)
@@ -88,19 +105,11 @@ public enum StreamedConversion {
             band.withUnsafeMutableBytes { destination in
                 guard let base = destination.baseAddress else { return }
                 for index in 0..<count {
-                    (base + index * sourceRowBytes).copyMemory(from: source.row(start + index), byteCount: sourceRowBytes)
+                    (base + index * sourceRowBytes).copyMemory(from: row(start + index), byteCount: sourceRowBytes)
                 }
             }
             try writer.write(band.pixelFormat == format ? band : band.converted(to: format))
             start += count
         }
-        let metadata = try source.finish()
-        let written = header.metadata
-        guard
-            metadata.iccProfile == written.iccProfile && metadata.exif == written.exif
-                && metadata.orientation == written.orientation
-        else { throw RowStreamRefusal() }
-        try writer.finish()
-        return Result(width: header.width, height: header.height, warnings: metadata.warnings)
     }
 }

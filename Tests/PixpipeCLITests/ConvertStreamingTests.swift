@@ -32,7 +32,9 @@ struct ConvertStreamingTests {
         let run = ChildProcessPeak.run(pixpipe.url.path, ["convert", input, directory.path("large.pam")])
         #expect(run.status == 0)
         let pixelBytes = width * height * 3
-        #expect(try FileManager.default.attributesOfItem(atPath: directory.path("large.pam"))[.size] as? Int ?? 0 > pixelBytes)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: directory.path("large.pam"))[.size] as? Int ?? 0
+                > pixelBytes)
         // The whole-image path holds the decoded pixels and the encoded file (over 2x); under a sanitizer
         // the shadow memory adds its own share.
         let bound = ChildProcessUsage.isSanitized ? 3 * pixelBytes : pixelBytes * 3 / 2
@@ -47,7 +49,8 @@ struct ConvertStreamingTests {
         for (name, encoding) in [("out.png", ImageEncoding.png), ("out.pam", .pam), ("out.ppm", .ppm)] {
             let result = try pixpipe.run(["convert", input, directory.path(name)])
             #expect(result.status == 0, "\(result.errors)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path(name))) == (try image.encoded(as: encoding)))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: directory.path(name))) == (try image.encoded(as: encoding)))
         }
         #expect(try directory.fileNames() == ["in.png", "out.pam", "out.png", "out.ppm"])
     }

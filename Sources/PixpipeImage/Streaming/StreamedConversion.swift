@@ -101,7 +101,9 @@ public enum StreamedConversion {
         var start = 0
         while start < header.height {
             let count = min(bandRows, header.height - start)
-            if count != band.height { band = Image(width: header.width, height: count, pixelFormat: header.pixelFormat) }
+            if count != band.height {
+                band = Image(width: header.width, height: count, pixelFormat: header.pixelFormat)
+            }
             band.withUnsafeMutableBytes { destination in
                 guard let base = destination.baseAddress else { return }
                 for index in 0..<count {

@@ -62,7 +62,8 @@ struct StreamedConversionTests {
     @Test("A palette PNG with transparency and a 1-bit gray PNG stream as they decode")
     func paletteAndLowBitPNGs() throws {
         let (width, height) = (13, 9)
-        let indices: [UInt8] = (0..<height).flatMap { y -> [UInt8] in [0] + (0..<width).map { x in UInt8((x + y) % 3) } }
+        let indices: [UInt8] = (0..<height).flatMap { y -> [UInt8] in [0] + (0..<width).map { x in UInt8((x + y) % 3) }
+        }
         let palette =
             PNGBytes.signature + PNGBytes.ihdr(width: UInt32(width), height: UInt32(height), colorType: 3)
             + PNGBytes.chunk("PLTE", [255, 0, 0, 0, 255, 0, 0, 0, 255]) + PNGBytes.chunk("tRNS", [255, 128])

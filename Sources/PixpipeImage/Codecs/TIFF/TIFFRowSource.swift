@@ -26,7 +26,9 @@ final class TIFFRowSource: RowSource {
         return TIFFRowSource(file: file, handle: handle, layout: layout, rows: rows, options: options)
     }
 
-    private init(file: MappedFile, handle: TIFFHandle, layout: TIFFPageLayout, rows: TIFFRowBand, options: DecodeOptions) {
+    private init(
+        file: MappedFile, handle: TIFFHandle, layout: TIFFPageLayout, rows: TIFFRowBand, options: DecodeOptions
+    ) {
         self.file = file
         self.handle = handle
         self.layout = layout

@@ -14,25 +14,32 @@ struct Conversion {
 
     /// `data` converted as the settings say.
     func output(for data: Data) throws -> Data {
+        try product(for: data).data()
+    }
+
+    /// `data` converted: the encoded bytes, or for a still image the prepared image with its encoding, so
+    /// that a file output can be encoded straight into the file.
+    func product(for data: Data) throws -> ConversionProduct {
         let pixelLimit = settings.decodeOptions.pixelLimit
         if settings.recompressesJPEG {
-            return try JPEGXL.recompressing(
-                jpeg: data, effort: settings.effort ?? JXLEncodeOptions.defaultEffort, pixelLimit: pixelLimit)
+            return .bytes(
+                try JPEGXL.recompressing(
+                    jpeg: data, effort: settings.effort ?? JXLEncodeOptions.defaultEffort, pixelLimit: pixelLimit))
         }
         if settings.format == .jpeg, settings.asksNoProcessing, ImageFormat.sniff(data) == .jxl,
             JPEGXL.hasReconstructionData(data)
         {
             // The JPEG the file was made from, byte for byte, rather than a decode and a re-encode.
-            return try JPEGXL.reconstructedJPEG(from: data, pixelLimit: pixelLimit)
+            return .bytes(try JPEGXL.reconstructedJPEG(from: data, pixelLimit: pixelLimit))
         }
         // A header the info read cannot parse still gets the decoder's own, more precise, error below.
         let info = try? Image.info(data: data, options: settings.decodeOptions)
         let frameCount = info?.animation?.frameCount ?? 1
         if let index = settings.frame {
-            return try frame(index, of: data).encoded(as: settings.encoding)
+            return try .still(frame(index, of: data), settings.encoding)
         }
         if frameCount > 1 && settings.format.canEncodeAnimation {
-            return try animation(of: data)
+            return .bytes(try animation(of: data))
         }
         if frameCount > 1 {
             console.warning(
@@ -40,12 +47,12 @@ struct Conversion {
                     + "(use --frame N to pick another)")
         }
         if let pages = info?.pages, pages.count > 1 {
-            if try settings.encoding.canEncodePages { return try allPages(of: data) }
+            if try settings.encoding.canEncodePages { return .bytes(try allPages(of: data)) }
             console.warning("\(inputName) has \(pages.count) pages; wrote the first (use --frame N to pick another)")
         }
         let image = try Image(data: data, options: settings.decodeOptions)
         report(image.metadata.warnings)
-        return try settings.prepared(image).encoded(as: settings.encoding)
+        return try .still(settings.prepared(image), settings.encoding)
     }
 
     /// Every frame, each prepared as a still would be (resized, turned upright), with its duration and the
@@ -74,6 +81,23 @@ struct Conversion {
 
     private func report(_ warnings: [DecodeWarning]) {
         for warning in warnings { console.warning("\(inputName): \(warning)") }
+    }
+}
+
+/// What a conversion made: encoded bytes (an animation, pages, a JPEG rebuilt or recompressed), or one
+/// prepared still image with the encoding to write it in.
+enum ConversionProduct {
+    /// Bytes ready to write.
+    case bytes(Data)
+    /// An image to encode.
+    case still(Image, ImageEncoding)
+
+    /// The encoded bytes.
+    func data() throws -> Data {
+        switch self {
+        case .bytes(let data): data
+        case .still(let image, let encoding): try image.encoded(as: encoding)
+        }
     }
 }
 

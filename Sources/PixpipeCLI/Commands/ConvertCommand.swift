@@ -115,6 +115,12 @@ struct ConvertCommand: Command {
             console.error(missing.description, context: "convert: \(paths[1])")
             return .failure
         }
+        if case .file(let path) = source, paths[1] != "-" {
+            switch streamed(path, to: paths[1], settings: settings, console: console) {
+            case .some(let status): return status
+            case .none: break
+            }
+        }
         let input: Data
         do {
             input = try source.data(byteLimit: settings.decodeOptions.byteLimit)
@@ -129,11 +135,15 @@ struct ConvertCommand: Command {
         }
         do {
             let conversion = Conversion(settings: settings, inputName: source.displayName, console: console)
-            let data = try conversion.output(for: input)
+            let product = try conversion.product(for: input)
             if paths[1] == "-" {
-                try console.writeOutput(data)
+                try console.writeOutput(product.data())
+            } else if case .still(let image, let encoding) = product,
+                try AtomicFileWriter.writeOutput(image, as: encoding, to: paths[1])
+            {
+                // Encoded straight into the file.
             } else {
-                try AtomicFileWriter.writeOutput(data, to: paths[1])
+                try AtomicFileWriter.writeOutput(product.data(), to: paths[1])
             }
             return .success
         } catch let error as FrameOutOfRange {
@@ -145,6 +155,40 @@ struct ConvertCommand: Command {
                 context: "convert: \(source.displayName)")
             return .failure
         }
+    }
+
+    /// Converts `input` to `output` with rows streamed from decoder to encoder where the settings and the
+    /// formats allow it (``StreamedConversion``); `nil` when they do not, and nothing was written.
+    private func streamed(_ input: String, to output: String, settings: ConvertSettings, console: Console)
+        -> ExitStatus?
+    {
+        guard settings.streamsRows else { return nil }
+        do {
+            let result = try StreamedConversion.convert(
+                contentsOfFile: input, to: output, as: settings.encoding, options: settings.decodeOptions,
+                appliesOrientation: settings.appliesOrientation)
+            guard let result else { return nil }
+            for warning in result.warnings { console.warning("\(input): \(warning)") }
+            return .success
+        } catch let failure as AtomicFileWriter.Failure {
+            console.error(AtomicFileWriter.outputError(failure, path: output).description, context: "convert: \(input)")
+            return .failure
+        } catch let error as ImageDecodingError {
+            let hint = settings.decodeOptions.strictness == .strict && LenientHint.applies(to: error)
+            let lenient = hint ? lenientHint(forFile: input, settings: settings) : ""
+            console.error(String(describing: error) + lenient, context: "convert: \(input)")
+            return .failure
+        } catch {
+            console.error(String(describing: error), context: "convert: \(input)")
+            return .failure
+        }
+    }
+
+    /// ``LenientHint/suffix`` when a lenient decode of the file at `path` gets through.
+    private func lenientHint(forFile path: String, settings: ConvertSettings) -> String {
+        var options = settings.decodeOptions
+        options.strictness = .lenient
+        return (try? Image(contentsOfFile: path, options: options)) != nil ? LenientHint.suffix : ""
     }
 
     /// Whether the command line asks for a batch: OUT an existing folder, or ending in `/`, or several

@@ -51,6 +51,13 @@ struct ConvertSettings: Sendable, Hashable {
         return ImageProcessors.Composition(steps)
     }
 
+    /// Whether no step needs the whole image, so rows may stream from decoder to encoder: no resize, colour
+    /// conversion, background, frame, `--lossless-jpeg` or `--strip` (which converts a tagged image to sRGB).
+    /// The formats and the input's orientation decide the rest (``StreamedConversion``).
+    var streamsRows: Bool {
+        resize == nil && colorConversion == nil && background == nil && frame == nil && !recompressesJPEG && !strips
+    }
+
     /// The `--format` given, or `nil`.
     static func namedFormat(_ arguments: ParsedArguments) throws(UsageError) -> ImageFormat? {
         try arguments.parsed("format", expected: ImageFormat.writableNames) { name in

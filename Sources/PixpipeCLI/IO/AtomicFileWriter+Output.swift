@@ -12,6 +12,16 @@ extension AtomicFileWriter {
         }
     }
 
+    /// Writes `image` to `path` with `encoding` as ``writeOutput(_:to:)`` does, encoding it into the file as
+    /// it goes rather than into memory first; `false`, with nothing written, where the codec cannot.
+    static func writeOutput(_ image: Image, as encoding: ImageEncoding, to path: String) throws -> Bool {
+        do {
+            return try image.writeRows(to: path, as: encoding)
+        } catch let error as Failure {
+            throw outputError(error, path: path)
+        }
+    }
+
     /// Writes a new output file to `path` as ``writeOutput(_:to:)`` does, unless something already has the
     /// name: then `false`, and nothing is changed.
     static func writeNewOutput(_ data: Data, to path: String) throws(OutputWriteError) -> Bool {
@@ -23,7 +33,7 @@ extension AtomicFileWriter {
     }
 
     /// The ``OutputWriteError`` of a failed write to `path`.
-    private static func outputError(_ error: Failure, path: String) -> OutputWriteError {
+    static func outputError(_ error: Failure, path: String) -> OutputWriteError {
         switch error.step {
         case .createTemporary where error.code == ENOENT:
             return .noSuchFolder(OutputWriteError.folderName(of: path))

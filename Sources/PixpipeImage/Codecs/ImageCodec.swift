@@ -74,6 +74,15 @@ protocol ImageCodec: Sendable {
     /// The encoding the command line and the thumbnail encoder use when only the common settings are known,
     /// or `nil` when the codec has no encoder.
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding?
+    /// A source of the rows of the file at `path` (sniffed as this format), or `nil` when this format (or
+    /// this file) is decoded whole (see ``StreamedConversion``).
+    func rowSource(path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)?
+    /// The pixel format a row writer with `options` takes for rows decoded as `decoded`, or `nil` when
+    /// these options encode whole images only.
+    func rowFormat(for decoded: PixelFormat, options: any ImageEncodeOptions) -> PixelFormat?
+    /// A writer of `header`'s rows to the open file `descriptor`, where ``rowFormat(for:options:)`` is not `nil`.
+    func rowWriter(_ header: RowStreamHeader, options: any ImageEncodeOptions, descriptor: Int32) throws
+        -> any RowWriter
 }
 
 extension ImageCodec {
@@ -133,6 +142,16 @@ extension ImageCodec {
     }
 
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? { nil }
+
+    func rowSource(path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? { nil }
+
+    func rowFormat(for decoded: PixelFormat, options: any ImageEncodeOptions) -> PixelFormat? { nil }
+
+    func rowWriter(_ header: RowStreamHeader, options: any ImageEncodeOptions, descriptor: Int32) throws
+        -> any RowWriter
+    {
+        throw ImageEncodingError.unsupportedFormat(format)
+    }
 
     /// `options` as this codec's options type, or an error naming the mismatch.
     func options<Options: ImageEncodeOptions>(

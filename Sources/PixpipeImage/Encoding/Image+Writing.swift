@@ -21,6 +21,7 @@ extension Image {
     /// `file:` URL, or a folder that cannot be written, throws ``ImageEncodingError/unwritable(path:reason:)``.
     public func write(to url: URL, as encoding: ImageEncoding) throws(ImageEncodingError) {
         let path = try Self.filePath(of: url)
+        if try writeRowsAtomically(to: path, as: encoding) { return }
         try Self.writeAtomically(encoded(as: encoding), to: path)
     }
 
@@ -41,7 +42,23 @@ extension Image {
         guard let encoding = ImageEncoding.standard(for: format, StandardEncodeSettings(quality: quality)) else {
             throw .unsupportedFormat(format)
         }
+        if try writeRowsAtomically(to: path, as: encoding) { return }
         try Self.writeAtomically(encoded(as: encoding), to: path)
+    }
+
+    /// ``writeRows(to:as:flushes:)`` (encoded into the file, not into memory first), its failure translated;
+    /// `false` where the codec has no row writer.
+    private func writeRowsAtomically(to path: String, as encoding: ImageEncoding) throws(ImageEncodingError) -> Bool {
+        do {
+            return try writeRows(to: path, as: encoding)
+        } catch let error as ImageEncodingError {
+            throw error
+        } catch let error as AtomicFileWriter.Failure {
+            throw .unwritable(
+                path: path, reason: "cannot \(error.step.rawValue) it: \(String(cString: strerror(error.code)))")
+        } catch {
+            throw .unwritable(path: path, reason: String(describing: error))
+        }
     }
 
     /// The path of a `file:` URL; other URLs are refused.

@@ -175,7 +175,7 @@ package struct AtomicFileWriter: Sendable {
     /// The process umask, read once: it can only be read by setting it, which is safe only while no other
     /// thread creates files, so it is read on first use and never again (a `static let` is initialized
     /// exactly once, even under concurrent first use).
-    private static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         let mask = umask(0)
         umask(mask)
         return mask

@@ -157,6 +157,17 @@ void pxp_png_encoder_destroy(pxp_png_encoder *encoder);
 /// Encodes `pixels` (`height` rows of `stride` bytes). On success the file is at pxp_png_encoder_data.
 pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_params *params,
                               const uint8_t *pixels, size_t stride);
+/// Row mode: writes the signature, IHDR and the metadata chunks of `params` (not interlaced) to the open
+/// file `fd`, which the caller keeps open until pxp_png_encoder_finish_fd and closes afterwards. Bytes go
+/// out through a 64 KiB buffer; nothing else of the file is held.
+pxp_png_status pxp_png_encoder_start_fd(pxp_png_encoder *encoder, const pxp_png_encode_params *params, int fd);
+/// Row mode: compresses and writes the next `count` rows (`stride` bytes apart) at `pixels`.
+pxp_png_status pxp_png_encoder_write_rows(pxp_png_encoder *encoder, const uint8_t *pixels, size_t stride,
+                                          uint32_t count);
+/// Row mode: writes IEND and the buffered bytes, once every row is written.
+pxp_png_status pxp_png_encoder_finish_fd(pxp_png_encoder *encoder);
+/// Row mode: the errno of a failed write to the file (0 when none failed).
+int pxp_png_encoder_write_errno(const pxp_png_encoder *encoder);
 /// The encoded bytes; valid until the encoder is destroyed.
 const uint8_t *pxp_png_encoder_data(const pxp_png_encoder *encoder, size_t *length);
 /// The last error message (empty when none).

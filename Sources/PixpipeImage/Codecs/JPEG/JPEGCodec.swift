@@ -46,6 +46,10 @@ struct JPEGCodec: ImageCodec {
         try JPEGEncoder.encode(image, options: self.options(options, as: JPEGEncodeOptions.self))
     }
 
+    func rowSource(path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? {
+        try JPEGRowSource.open(path: path, options: options)
+    }
+
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? {
         .jpeg(
             JPEGEncodeOptions(

@@ -29,6 +29,17 @@ struct NetpbmCodec: ImageCodec {
     func standardEncoding(_ settings: StandardEncodeSettings) -> ImageEncoding? {
         ImageEncoding(NetpbmEncodeOptions(variant: variant))
     }
+
+    func rowFormat(for decoded: PixelFormat, options: any ImageEncodeOptions) -> PixelFormat? {
+        NetpbmEncoder.storedFormat(of: decoded, as: variant)
+    }
+
+    func rowWriter(_ header: RowStreamHeader, options: any ImageEncodeOptions, descriptor: Int32) throws
+        -> any RowWriter
+    {
+        _ = try self.options(options, as: NetpbmEncodeOptions.self)
+        return try NetpbmRowWriter(header, variant: variant, descriptor: descriptor)
+    }
 }
 
 /// Netpbm settings: which family to write.

@@ -24,20 +24,8 @@ public enum NetpbmEncoder {
 
     /// The netpbm file for `image`.
     public static func encode(_ image: Image, as variant: Variant) -> Data {
-        let source: Image
-        let header: String
-        let maxValue = image.pixelFormat.bitsPerSample == 16 ? 65535 : 255
-        switch variant {
-        case .pnm:
-            let opaque = PixelLayout(channels: image.pixelFormat.layout.isColor ? 3 : 1) ?? .rgb
-            source = image.converted(to: PixelFormat(layout: opaque, bitsPerSample: image.pixelFormat.bitsPerSample))
-            header = "\(opaque == .gray ? "P5" : "P6")\n\(image.width) \(image.height)\n\(maxValue)\n"
-        case .pam:
-            source = image
-            header =
-                "P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH \(image.pixelFormat.channels)\n"
-                + "MAXVAL \(maxValue)\nTUPLTYPE \(tupleType(image.pixelFormat.layout))\nENDHDR\n"
-        }
+        let source = image.converted(to: storedFormat(of: image.pixelFormat, as: variant))
+        let header = header(width: image.width, height: image.height, format: source.pixelFormat, variant: variant)
         var data = Data(header.utf8)
         data.reserveCapacity(header.utf8.count + source.pixels.count)
         if source.pixelFormat.bitsPerSample == 8 {
@@ -46,6 +34,25 @@ public enum NetpbmEncoder {
             appendBigEndianSamples(of: source, to: &data)
         }
         return data
+    }
+
+    /// The pixel format `variant` stores `format` in: PGM/PPM drop alpha, PAM keeps every channel.
+    static func storedFormat(of format: PixelFormat, as variant: Variant) -> PixelFormat {
+        guard variant == .pnm else { return format }
+        let opaque: PixelLayout = format.layout.isColor ? .rgb : .gray
+        return PixelFormat(layout: opaque, bitsPerSample: format.bitsPerSample)
+    }
+
+    /// The header of a file of `width` x `height` pixels in `format` (already ``storedFormat(of:as:)``).
+    static func header(width: Int, height: Int, format: PixelFormat, variant: Variant) -> String {
+        let maxValue = format.bitsPerSample == 16 ? 65535 : 255
+        switch variant {
+        case .pnm:
+            return "\(format.layout == .gray ? "P5" : "P6")\n\(width) \(height)\n\(maxValue)\n"
+        case .pam:
+            return "P7\nWIDTH \(width)\nHEIGHT \(height)\nDEPTH \(format.channels)\n"
+                + "MAXVAL \(maxValue)\nTUPLTYPE \(tupleType(format.layout))\nENDHDR\n"
+        }
     }
 
     /// The PAM tuple type naming `layout`'s channels.

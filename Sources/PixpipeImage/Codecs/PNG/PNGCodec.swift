@@ -47,6 +47,21 @@ struct PNGCodec: ImageCodec {
 
     /// Non-interlaced PNGs stream their rows through the resampler as libpng produces them, so peak memory
     /// does not grow with the source; interlaced ones are decoded whole under the pixel limit.
+    func rowSource(path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? {
+        try PNGRowSource.open(path: path, options: options)
+    }
+
+    func rowFormat(for decoded: PixelFormat, options: any ImageEncodeOptions) -> PixelFormat? {
+        guard let options = options as? PNGEncodeOptions, !options.interlaced else { return nil }
+        return decoded
+    }
+
+    func rowWriter(_ header: RowStreamHeader, options: any ImageEncodeOptions, descriptor: Int32) throws
+        -> any RowWriter
+    {
+        try PNGRowWriter(header, options: self.options(options, as: PNGEncodeOptions.self), descriptor: descriptor)
+    }
+
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
         let (reader, header) = try Thumbnailer.decoding { () throws(ImageDecodingError) in
             let reader =

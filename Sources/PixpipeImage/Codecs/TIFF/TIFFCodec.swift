@@ -63,6 +63,10 @@ struct TIFFCodec: ImageCodec {
         return try info(bytes)
     }
 
+    func rowSource(path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? {
+        try TIFFRowSource.open(path: path, options: options)
+    }
+
     func frameDecoder(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any FrameDecoder {
         try TIFFFrameDecoder(data: data, options: options)
     }

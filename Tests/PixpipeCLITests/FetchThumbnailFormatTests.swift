@@ -40,6 +40,36 @@ struct FetchThumbnailFormatTests {
         #expect(try Image.info(data: stored).pixelFormat.layout.hasAlpha)
     }
 
+    @Test("--animated keeps every frame of an animated image in a WebP thumbnail; stills stay JPEG")
+    func animated() throws {
+        let pixpipe = try #require(PixpipeExecutable.built)
+        let server = try TestHTTPServer()
+        let folder = try TemporaryDirectory()
+        // Frames that differ, so the encoder keeps three (identical ones may be merged into one).
+        let frames = (0..<3).map { index in
+            var image = TestImages.gradient(width: 32, height: 16, layout: .rgb)
+            for x in 0..<32 { image[x: x, y: index * 4, channel: 0] = 255 }
+            return AnimationFrame(index: index, image: image, duration: .milliseconds(80))
+        }
+        server.route(
+            "/moving.webp", .respond(body: Array(try ImageEncoding.webp.encodeAnimation(frames, loopCount: 2))))
+        server.route(
+            "/still.png",
+            .respond(body: Array(try TestImages.png(TestImages.gradient(width: 32, height: 16, layout: .rgb)))))
+        let list = try folder.write(
+            Data("\(server.url("/moving.webp").absoluteString)\n\(server.url("/still.png").absoluteString)\n".utf8),
+            to: "list.txt")
+        let fetched = try pixpipe.run(["fetch", list, "--out", folder.path("out"), "--thumbnail", "8", "--animated"])
+        #expect(fetched.status == 0, "\(fetched.errors)")
+        let moving = try Image.info(data: Data(contentsOf: folder.url.appendingPathComponent("out/moving.webp")))
+        #expect(moving.animation?.frameCount == 3 && moving.animation?.loopCount == 2 && moving.width == 8)
+        let still = try Data(contentsOf: folder.url.appendingPathComponent("out/still.jpg"))
+        #expect(ImageFormat.sniff(still) == .jpeg)
+
+        let usage = try pixpipe.run(["fetch", list, "--out", folder.path("none"), "--animated"])
+        #expect(usage.status == 2 && usage.errors.contains("--thumbnail"), "\(usage.errors)")
+    }
+
     @Test("--convert still sets the format of every thumbnail, alpha or not")
     func convertWins() throws {
         let pixpipe = try #require(PixpipeExecutable.built)

@@ -105,6 +105,12 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
         ),
+        // libarchive, the tar and zip writers of the downloader's archive outputs (WebDataset shards, CBZ).
+        .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
         // giflib has no pkg-config file on Debian: its module map links `gif` by name.
         .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
@@ -159,7 +165,9 @@ let package = Package(
         // The one place that joins images and HTTP.
         .target(
             name: "Pixpipe",
-            dependencies: ["CPixpipeSystem", "CLibCrypto", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+            dependencies: [
+                "CPixpipeSystem", "CLibCrypto", "CLibArchive", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking",
+            ]),
         .executableTarget(
             name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking", "CPixpipeSystem"],
             linkerSettings: pixpipeLinkerSettings),

@@ -92,6 +92,7 @@ struct FetchSettings: Sendable {
         // `.started` feeds the bar's bytes in flight and the JSON lines; otherwise it is a wasted event per item.
         options.reportsStarts = FetchProgressBar.isTerminal || arguments.isSet("json")
         options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
+        options.archive = try Self.archive(arguments)
         self.options = options
     }
 
@@ -167,6 +168,19 @@ struct FetchSettings: Sendable {
     private static func seconds(_ text: String) -> Duration? {
         guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else { return nil }
         return .milliseconds(Int64((value * 1000).rounded(.up)))
+    }
+
+    /// `--archive KIND` with `--shard-size N`; `--shard-size` alone is a usage error.
+    private static func archive(_ arguments: ParsedArguments) throws(UsageError) -> ArchiveLayout? {
+        let shardSize = try arguments.integer("shard-size", in: 1...10_000_000)
+        guard let kind = arguments.value("archive") else {
+            if shardSize != nil { throw .missingOption("--archive webdataset", reason: "with --shard-size") }
+            return nil
+        }
+        switch kind.lowercased() {
+        case "webdataset", "wds": return .webDataset(shardSize: shardSize ?? 1000)
+        default: throw .invalidValue(option: "--archive", value: kind, expected: "webdataset")
+        }
     }
 
     private static func shard(_ text: String) -> Shard? {

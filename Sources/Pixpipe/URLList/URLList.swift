@@ -31,6 +31,9 @@ public struct URLList: Sequence, Sendable {
     public let format: URLListFormat?
     /// The longest line (and the longest multi-line CSV/TSV record) accepted, in bytes.
     public let maximumLineBytes: Int
+    /// The columns (CSV/TSV) or keys (JSON Lines) besides `url` and `name` whose values each entry keeps in
+    /// ``URLListEntry/columns``, lowercased (`series`, `chapter`...); none by default.
+    public var keptColumns: Set<String> = []
 
     /// The bytes read per chunk.
     static let chunkSize = 65_536
@@ -67,6 +70,7 @@ public struct URLList: Sequence, Sendable {
         init(list: URLList) {
             maximumLineBytes = list.maximumLineBytes
             parser = URLListParser(format: list.format, maximumRecordBytes: list.maximumLineBytes)
+            parser.keptColumns = Set(list.keptColumns.map { $0.lowercased() })
             lines = LineReader(maximumLineBytes: list.maximumLineBytes, readChunk: Self.chunkSource(for: list.source))
         }
 

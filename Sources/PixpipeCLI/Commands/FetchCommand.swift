@@ -75,6 +75,11 @@ struct FetchCommand: Command {
         position in the list (nine digits). A shard is written whole and renamed into place; the manifest
         names each item's shard ('archive') and member ('name'). A rerun skips the items of finished shards
         and redoes a shard a killed run left unfinished.
+        --archive cbz writes a comic book archive: LIST.cbz for the whole list (named after the list file), or
+        with --group-by COLUMN one book per value of that CSV/TSV column or JSON Lines key (such as 'chapter'),
+        named after the value. Pages keep list order as 001.jpg, 002.png...; ComicInfo.xml holds the list's
+        'series', 'number' and 'title' columns where present, and the page count. A book is written whole
+        once all its pages are stored (a failed page holds it back; rerun, with --retry-failed, to finish it).
 
         Examples:
           pixpipe fetch urls.txt --out images --thumbnail 256
@@ -112,8 +117,9 @@ struct FetchCommand: Command {
             .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
             .value(
                 "archive", placeholder: "KIND",
-                help: "Pack the stored images into archives: webdataset (tar shards, with --shard-size)."),
+                help: "Pack the stored images into archives: webdataset (tar shards) or cbz (comic books)."),
             .value("shard-size", placeholder: "N", help: "With --archive webdataset, items per tar shard (default 1000)."),
+            .value("group-by", placeholder: "COLUMN", help: "With --archive cbz, one book per value of this list column."),
             .flag("retry-failed", help: "Retry items the manifest records as failed."),
             .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
             .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),

@@ -13,6 +13,18 @@ public enum ArchiveLayout: Sendable, Hashable {
     /// with ``ManifestRecord/name`` the member's name), and a rerun skips the items of every shard the
     /// manifest names and the folder holds, and redoes the others.
     case webDataset(shardSize: Int)
+    /// Comic book archives (`.cbz`: a zip of the pages and a `ComicInfo.xml`): one book `NAME.cbz` for the
+    /// whole list, or with `groupBy` one per value of that list column (``DownloadItem/columns``), named by the
+    /// value (`Chapter 1.cbz`). Pages keep list order and are named by their place in the book, zero-padded
+    /// (`001.jpg`, `002.png`...); `ComicInfo.xml` holds the `series`, `number` and `title` columns of the
+    /// book's first page where the list has them, and the page count. A book is written only when every page
+    /// was stored, whole and renamed into place. The whole list is read before the first request, and
+    /// ``DownloadOptions/shard`` does not apply (a book is made by one process).
+    ///
+    /// ```swift
+    /// options.archive = .comicBook(name: "comic", groupBy: "chapter")
+    /// ```
+    case comicBook(name: String, groupBy: String?)
 
     /// The file name of this process's shard number `number` (from 0) under `share`.
     static func webDatasetShardName(_ number: Int, share: Shard?) -> String {

@@ -77,6 +77,11 @@ public final class Downloader: Sendable {
             let task = Task { await batch.run(items) }
             return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
         }
+        if case .comicBook(let name, let groupBy) = options.archive {
+            let batch = ComicBookBatch(options: options, bookName: name, groupColumn: groupBy, events: channel)
+            let task = Task { await batch.run(items) }
+            return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
+        }
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let pipeline = ItemPipeline(
             options: options, client: client,

@@ -136,6 +136,7 @@ struct ComicBookBatch: Sendable {
         }
         var written: [(index: Int, record: ManifestRecord)] = []
         var unfinished = false
+        var held: [ManifestRecord] = []
         for book in pending {
             // A page the staged run skips (stored by an earlier run) is there all the same.
             let complete = book.pages.allSatisfy { index in
@@ -146,7 +147,12 @@ struct ComicBookBatch: Sendable {
                 unfinished = true
                 for index in book.pages {
                     guard var record = records[index] else { continue }
-                    if record.status != .failed { record.name = nil }
+                    if record.status == .failed {
+                        // The manifest keeps the failure; the staged pages wait for the book.
+                        held.append(record)
+                    } else {
+                        record.name = nil
+                    }
                     summary.add(record)
                     await events.send(.finished(index: index, record: record))
                 }
@@ -154,7 +160,7 @@ struct ComicBookBatch: Sendable {
             }
             written += try write(book, items: items, records: records, staging: staging)
         }
-        try appendToManifest(written.map(\.record))
+        try appendToManifest(held + written.map(\.record))
         if !unfinished {
             try? FileManager.default.removeItem(at: staging)
             rmdir(staging.deletingLastPathComponent().path)

@@ -6,7 +6,7 @@ import Foundation
 /// library to declare and install), with the decompressed size bounded.
 ///
 /// Bounded two ways, so a gzip bomb ends the list with ``URLListError/decompressedTooLarge(limit:)`` rather
-/// than hours of reading: the total (``URLList/maximumDecompressedBytes``), and the ratio past 16 MiB (more
+/// than hours of reading: the total (``URLList/maximumDecompressedBytes``), and the ratio past 1 MiB (more
 /// than 1,000 decompressed bytes per compressed byte, near deflate's limit of about 1,032: only data made to
 /// compress, never a real list, gets there).
 ///
@@ -19,7 +19,7 @@ final class GzipChunkReader {
     private var memory: UnsafeMutableRawBufferPointer?
 
     /// The decompressed size past which the ratio is checked.
-    static let ratioFloor = 16 << 20
+    static let ratioFloor = 1 << 20
     /// The most decompressed bytes per compressed byte past ``ratioFloor``.
     static let maximumRatio = 1000
 

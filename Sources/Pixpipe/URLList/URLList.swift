@@ -35,7 +35,7 @@ public struct URLList: Sequence, Sendable {
     /// ``URLListEntry/columns``, lowercased (`series`, `chapter`...); none by default.
     public var keptColumns: Set<String> = []
     /// The most bytes a gzip-compressed list (told by its first bytes, `1f 8b`, whatever its name) may
-    /// decompress to, 4 GiB by default; past it, or past 1,000 times its compressed size once over 16 MiB
+    /// decompress to, 4 GiB by default; past it, or past 1,000 times its compressed size once over 1 MiB
     /// (a gzip bomb), the list ends with ``URLListError/decompressedTooLarge(limit:)``.
     public var maximumDecompressedBytes = 4 << 30
 

@@ -22,7 +22,7 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Reading the list failed (an I/O error); the list ends here.
     case unreadable(reason: String)
     /// A gzip-compressed list decompressed to more than `limit` bytes (``URLList/maximumDecompressedBytes``),
-    /// or to more than 1,000 times its compressed size past 16 MiB: a gzip bomb. The list ends here.
+    /// or to more than 1,000 times its compressed size past 1 MiB: a gzip bomb. The list ends here.
     case decompressedTooLarge(limit: Int)
 
     /// The 1-based line the error concerns, or `nil` when it concerns the whole list.

@@ -153,6 +153,14 @@ let package = Package(
             dependencies: [.target(name: "CLibTIFF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/TIFF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libarchive behind `pxp_archive_` wrappers (the downloader's tar and zip writers, gzip lists), loaded with
+        // dlopen on first use on Linux (linking it maps libxml2, ICU and 13 more libraries at every start);
+        // linked as usual elsewhere. Only the joining layer (Pixpipe) depends on it.
+        .target(
+            name: "CPixpipeArchive",
+            dependencies: [.target(name: "CLibArchive", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/Archive",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
@@ -166,7 +174,7 @@ let package = Package(
         .target(
             name: "Pixpipe",
             dependencies: [
-                "CPixpipeSystem", "CLibCrypto", "CLibArchive", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking",
+                "CPixpipeSystem", "CLibCrypto", "CPixpipeArchive", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking",
             ]),
         .executableTarget(
             name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking", "CPixpipeSystem"],

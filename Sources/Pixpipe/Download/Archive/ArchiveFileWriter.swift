@@ -1,4 +1,4 @@
-import CLibArchive
+import CPixpipeArchive
 import Foundation
 import PixpipeImage
 
@@ -27,7 +27,7 @@ final class ArchiveFileWriter {
     let path: String
     private let temporaryPath: String
     private let descriptor: Int32
-    private var archive: OpaquePointer?
+    private var archive: UnsafeMutableRawPointer?
     private var finished = false
 
     /// Opens a temporary file beside `path` and starts an archive of `format` in it.
@@ -40,20 +40,11 @@ final class ArchiveFileWriter {
         guard opened >= 0 else { throw .write(path: path, operation: "create a temporary file for", code: errno) }
         descriptor = opened
         temporaryPath = String(cString: template)
-        let archive = archive_write_new()
-        self.archive = archive
-        let formatResult: Int32
-        switch format {
-        case .tar:
-            formatResult = archive_write_set_format_pax_restricted(archive)
-        case .zipStored:
-            formatResult = archive_write_set_format_zip(archive) == ARCHIVE_OK
-                ? archive_write_zip_set_compression_store(archive) : ARCHIVE_FATAL
-        }
-        guard formatResult == ARCHIVE_OK, archive_write_open_fd(archive, descriptor) == ARCHIVE_OK else {
-            let failure = archiveFailure(operation: "start the archive")
+        archive = pxp_archive_writer_open(descriptor, format == .zipStored ? 1 : 0)
+        guard archive != nil else {
+            // libarchive missing (see `pxp_archive_load_error`) or refusing the format: no library to ask why.
             discard()
-            throw failure
+            throw .write(path: path, operation: "start the archive (libarchive) of", code: ENOSYS)
         }
     }
 
@@ -64,32 +55,21 @@ final class ArchiveFileWriter {
     /// Adds a regular file `name` holding `bytes`, with modification time `modified` (seconds since 1970).
     func add(name: String, bytes: Data, modified: Int = 0) throws(DownloadError) {
         guard let archive else { throw .write(path: path, operation: "write", code: EBADF) }
-        let entry = archive_entry_new()
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname_utf8(entry, name)
-        archive_entry_set_size(entry, la_int64_t(bytes.count))
-        archive_entry_set_filetype(entry, 0o100_000)  // AE_IFREG, a macro Swift does not import
-        archive_entry_set_perm(entry, 0o644)
-        archive_entry_set_mtime(entry, time_t(modified), 0)
-        guard archive_write_header(archive, entry) == ARCHIVE_OK else {
-            throw archiveFailure(operation: "write the entry \(name) of")
+        let result = bytes.withUnsafeBytes { buffer in
+            pxp_archive_writer_add(archive, name, buffer.baseAddress, buffer.count, Int64(modified))
         }
-        let written = bytes.withUnsafeBytes { buffer -> Int in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-            return Int(archive_write_data(archive, base, buffer.count))
-        }
-        guard written == bytes.count else { throw archiveFailure(operation: "write the entry \(name) of") }
+        guard result == 0 else { throw archiveFailure(operation: "write the entry \(name) of") }
     }
 
     /// Ends the archive, flushes it, and gives it its name (replacing any file there), then flushes the folder.
     func finish() throws(DownloadError) {
         guard let archive else { throw .write(path: path, operation: "write", code: EBADF) }
-        guard archive_write_close(archive) == ARCHIVE_OK else {
+        guard pxp_archive_writer_close(archive) == 0 else {
             let failure = archiveFailure(operation: "end the archive")
             discard()
             throw failure
         }
-        archive_write_free(archive)
+        pxp_archive_writer_free(archive)
         self.archive = nil
         guard fsync(descriptor) == 0 else {
             let code = errno
@@ -114,9 +94,9 @@ final class ArchiveFileWriter {
     /// Drops the archive and its temporary file.
     private func discard() {
         if let archive {
-            archive_write_free(archive)
+            pxp_archive_writer_free(archive)
             self.archive = nil
-            // archive_write_free closes nothing it did not open: the descriptor is still ours.
+            // libarchive closes nothing it did not open: the descriptor is still ours.
         }
         if !finished {
             close(descriptor)
@@ -127,7 +107,7 @@ final class ArchiveFileWriter {
 
     /// The write error libarchive reports for the current step, with its `errno` (`EIO` when it has none).
     private func archiveFailure(operation: String) -> DownloadError {
-        let code = archive.map { archive_errno($0) } ?? 0
+        let code = pxp_archive_errno(archive)
         return .write(path: path, operation: operation, code: code > 0 ? code : EIO)
     }
 }

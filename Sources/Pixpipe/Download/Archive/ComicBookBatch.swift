@@ -177,7 +177,6 @@ struct ComicBookBatch: Sendable {
     ) throws(DownloadError) -> [(index: Int, record: ManifestRecord)] {
         let writer = try ArchiveFileWriter(path: directory.appendingPathComponent(book.file).path, format: .zipStored)
         let now = Int(Date().timeIntervalSince1970)
-        let digits = max(3, String(book.pages.count).count)
         var pages: [(index: Int, record: ManifestRecord)] = []
         // The staged files by key: a page an earlier run of the staged batch stored has a skip record, no name.
         let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
@@ -192,9 +191,8 @@ struct ComicBookBatch: Sendable {
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw .write(path: path, operation: "read", code: ENOENT)
             }
-            let numeral = String(number + 1)
-            let ext = (stored as NSString).pathExtension
-            let member = String(repeating: "0", count: digits - numeral.count) + numeral + (ext.isEmpty ? "" : ".\(ext)")
+            let member = ComicBook.pageName(
+                number, of: book.pages.count, fileExtension: (stored as NSString).pathExtension)
             try writer.add(name: member, bytes: bytes, modified: now)
             if record.status == .skipped {
                 // Stored by an earlier run: recorded as that run stored it.

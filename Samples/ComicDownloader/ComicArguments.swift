@@ -77,7 +77,8 @@ enum ComicArguments {
         let cacheFolder =
             cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? output.appendingPathComponent(defaultCacheName, isDirectory: true)
-        return .success(.download(base: base, output: output, cache: cacheFolder, cacheSizeLimit: megabytes << 20, cbz: cbz))
+        return .success(
+            .download(base: base, output: output, cache: cacheFolder, cacheSizeLimit: megabytes << 20, cbz: cbz))
     }
 
     /// A command line that does not say what to do, in a sentence.

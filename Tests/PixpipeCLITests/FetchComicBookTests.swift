@@ -125,6 +125,8 @@ struct FetchComicBookTests {
         let folder = try TemporaryDirectory()
         let list = try folder.write(Data("http://127.0.0.1:9/a.png\n".utf8), to: "list.txt")
         #expect(try pixpipe.run(["fetch", list, "--out", folder.path("o"), "--group-by", "chapter"]).status == 2)
-        #expect(try pixpipe.run(["fetch", list, "--out", folder.path("o"), "--archive", "cbz", "--shard", "0/2"]).status == 2)
+        #expect(
+            try pixpipe.run(["fetch", list, "--out", folder.path("o"), "--archive", "cbz", "--shard", "0/2"]).status
+                == 2)
     }
 }

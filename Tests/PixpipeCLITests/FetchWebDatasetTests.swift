@@ -43,7 +43,9 @@ struct FetchWebDatasetTests {
 
     static func manifest(_ folder: TemporaryDirectory) throws -> [ManifestRecord] {
         let text = try String(contentsOfFile: folder.path("out/manifest.jsonl"), encoding: .utf8)
-        return try text.split(separator: "\n").map { try JSONDecoder().decode(ManifestRecord.self, from: Data($0.utf8)) }
+        return try text.split(separator: "\n").map {
+            try JSONDecoder().decode(ManifestRecord.self, from: Data($0.utf8))
+        }
     }
 
     /// Each `ok` record's image and JSON are in the shard it names, with the recorded hash; nothing else is.
@@ -135,7 +137,9 @@ struct FetchWebDatasetTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
-        let tars = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".tar") }
+        let tars = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter {
+            $0.hasSuffix(".tar")
+        }
         #expect(tars == ["00000.tar"])
         #expect(try Self.manifest(folder).count == 2)
         try Self.checkShards(try Self.members(of: folder.path("out")), against: try Self.manifest(folder))
@@ -172,7 +176,9 @@ struct FetchWebDatasetTests {
             ])
             #expect(result.status == 0, "\(result.errors)")
         }
-        let tars = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".tar") }
+        let tars = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter {
+            $0.hasSuffix(".tar")
+        }
         #expect(tars.allSatisfy { $0.hasPrefix("0-of-2-") || $0.hasPrefix("1-of-2-") })
         let records = try Self.manifest(folder)
         #expect(records.map(\.url).sorted() == urls.sorted())

@@ -40,10 +40,12 @@ struct ArchiveOutputTests {
         #expect(finished[0]?.archive == "00000.tar" && finished[0]?.name == "000000001.jpg")
         #expect(finished[2]?.errorKind == "duplicate")
         #expect(finished[3]?.archive == "00001.tar" && finished[3]?.name == "000000004.jpg")
-        #expect(try Self.tarMembers(folder.url.appendingPathComponent("00000.tar").path)
-            == ["000000001.jpg", "000000001.json", "000000002.jpg", "000000002.json"])
-        #expect(try Self.tarMembers(folder.url.appendingPathComponent("00001.tar").path)
-            == ["000000004.jpg", "000000004.json"])
+        #expect(
+            try Self.tarMembers(folder.url.appendingPathComponent("00000.tar").path)
+                == ["000000001.jpg", "000000001.json", "000000002.jpg", "000000002.json"])
+        #expect(
+            try Self.tarMembers(folder.url.appendingPathComponent("00001.tar").path)
+                == ["000000004.jpg", "000000004.json"])
         #expect(folder.manifest().map(\.archive) == ["00000.tar", "00000.tar", "00001.tar"])
         #expect(folder.manifest().allSatisfy { $0.recipe == options.recipe && $0.format == "jpeg" })
     }

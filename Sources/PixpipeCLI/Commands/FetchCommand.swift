@@ -118,8 +118,10 @@ struct FetchCommand: Command {
             .value(
                 "archive", placeholder: "KIND",
                 help: "Pack the stored images into archives: webdataset (tar shards) or cbz (comic books)."),
-            .value("shard-size", placeholder: "N", help: "With --archive webdataset, items per tar shard (default 1000)."),
-            .value("group-by", placeholder: "COLUMN", help: "With --archive cbz, one book per value of this list column."),
+            .value(
+                "shard-size", placeholder: "N", help: "With --archive webdataset, items per tar shard (default 1000)."),
+            .value(
+                "group-by", placeholder: "COLUMN", help: "With --archive cbz, one book per value of this list column."),
             .flag("retry-failed", help: "Retry items the manifest records as failed."),
             .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
             .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),

@@ -62,7 +62,8 @@ struct ComicBookBatch: Sendable {
                 books[book].pages.append(index)
             } else {
                 bookOfGroup[group] = books.count
-                let stem = groupColumn == nil ? bookName : FileNameSanitizer.sanitize(group.isEmpty ? "ungrouped" : group)
+                let stem =
+                    groupColumn == nil ? bookName : FileNameSanitizer.sanitize(group.isEmpty ? "ungrouped" : group)
                 books.append(Book(file: "\(stem).cbz", pages: [index]))
             }
         }
@@ -78,7 +79,8 @@ struct ComicBookBatch: Sendable {
         let (books, duplicates) = books(of: items)
         for index in duplicates {
             let record = ManifestRecord(
-                url: items[index].url.absoluteString, status: .skipped, error: "same URL as an earlier item of the list",
+                url: items[index].url.absoluteString, status: .skipped,
+                error: "same URL as an earlier item of the list",
                 errorKind: SkipReason.duplicate.shortName)
             summary.add(record)
             await events.send(.finished(index: index, record: record))
@@ -111,7 +113,8 @@ struct ComicBookBatch: Sendable {
         // The inner list holds the pending books' pages; `positions` maps its indices back to the list's.
         let positions = pending.flatMap(\.pages).sorted()
         let innerItems = positions.map { index in
-            DownloadItem(url: items[index].url, name: ArchiveLayout.webDatasetKey(index: index), line: items[index].line)
+            DownloadItem(
+                url: items[index].url, name: ArchiveLayout.webDatasetKey(index: index), line: items[index].line)
         }
         var records: [Int: ManifestRecord] = [:]
         var innerSummary: DownloadSummary?
@@ -141,7 +144,8 @@ struct ComicBookBatch: Sendable {
             // A page the staged run skips (stored by an earlier run) is there all the same.
             let complete = book.pages.allSatisfy { index in
                 guard let record = records[index] else { return false }
-                return record.status == .ok || (record.status == .skipped && record.errorKind == SkipReason.alreadyDone.shortName)
+                return record.status == .ok
+                    || (record.status == .skipped && record.errorKind == SkipReason.alreadyDone.shortName)
             }
             guard complete else {
                 unfinished = true
@@ -281,7 +285,9 @@ struct ComicInfo: Sendable, Hashable {
             case "'": out += "&apos;"
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
             default:
-                if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
+                if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

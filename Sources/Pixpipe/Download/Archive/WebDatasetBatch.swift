@@ -187,7 +187,8 @@ struct WebDatasetBatch: Sendable {
         _ chunk: [(index: Int, item: DownloadItem)], records: [Int: ManifestRecord], from staging: URL,
         into name: String
     ) throws(DownloadError) -> [(index: Int, record: ManifestRecord)] {
-        let writer = try ArchiveFileWriter(path: options.outputDirectory.appendingPathComponent(name).path, format: .tar)
+        let writer = try ArchiveFileWriter(
+            path: options.outputDirectory.appendingPathComponent(name).path, format: .tar)
         let now = Int(Date().timeIntervalSince1970)
         var packed: [(index: Int, record: ManifestRecord)] = []
         for (position, entry) in chunk.enumerated() {

@@ -39,7 +39,7 @@ final class ArchiveFileWriter {
         let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard opened >= 0 else { throw .write(path: path, operation: "create a temporary file for", code: errno) }
         descriptor = opened
-        temporaryPath = String(cString: template)
+        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         archive = pxp_archive_writer_open(descriptor, format == .zipStored ? 1 : 0)
         guard archive != nil else {
             // libarchive missing (see `pxp_archive_load_error`) or refusing the format: no library to ask why.

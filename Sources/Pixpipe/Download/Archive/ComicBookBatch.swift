@@ -164,7 +164,7 @@ struct ComicBookBatch: Sendable {
             }
             written += try write(book, items: items, records: records, staging: staging)
         }
-        try appendToManifest(held + written.map(\.record))
+        try ArchiveManifest.append(to: manifestPath, held + written.map(\.record))
         if !unfinished {
             try? FileManager.default.removeItem(at: staging)
             rmdir(staging.deletingLastPathComponent().path)
@@ -217,79 +217,10 @@ struct ComicBookBatch: Sendable {
 
     /// The books the manifest records, with the URLs recorded in each.
     private func recordedBooks() -> [String: Set<String>] {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else { return [:] }
         var books: [String: Set<String>] = [:]
-        let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let record = try? decoder.decode(ManifestRecord.self, from: Data(line)), let archive = record.archive,
-                record.status == .ok
-            else { continue }
-            books[archive, default: []].insert(record.url)
+        for record in ArchiveManifest.archivedRecords(at: manifestPath) where record.status == .ok {
+            books[record.archive ?? "", default: []].insert(record.url)
         }
         return books
-    }
-
-    /// Appends `records` to the folder's manifest in one write, then flushes it.
-    private func appendToManifest(_ records: [ManifestRecord]) throws(DownloadError) {
-        guard !records.isEmpty else { return }
-        var bytes = Data()
-        for record in records { bytes.append(record.jsonLine) }
-        let path = manifestPath
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
-        defer { close(descriptor) }
-        do throws(AtomicFileWriter.Failure) {
-            try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
-        } catch {
-            throw DownloadError(error)
-        }
-        guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
-    }
-}
-
-/// The `ComicInfo.xml` of a comic book archive, the metadata comic readers show: what the list's columns give.
-struct ComicInfo: Sendable, Hashable {
-    /// The `series` column.
-    var series: String?
-    /// The `number` column (the issue or chapter number).
-    var number: String?
-    /// The `title` column.
-    var title: String?
-    /// The pages in the archive.
-    var pageCount: Int
-
-    /// The document, UTF-8, each value XML-escaped.
-    var xml: String {
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
-            "<ComicInfo xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">",
-        ]
-        for (element, value) in [("Title", title), ("Series", series), ("Number", number)] {
-            if let value { lines.append("  <\(element)>\(Self.escaped(value))</\(element)>") }
-        }
-        lines.append("  <PageCount>\(pageCount)</PageCount>")
-        lines.append("</ComicInfo>")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `text` with the five XML special characters escaped, and the control characters XML 1.0 cannot hold
-    /// (all below U+0020 but tab, line feed and carriage return) left out.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }

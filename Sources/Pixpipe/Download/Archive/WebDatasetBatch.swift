@@ -101,15 +101,9 @@ struct WebDatasetBatch: Sendable {
 
     /// The shards the manifest records and the folder holds, with the status of each URL in them.
     private func finishedShards() -> [String: [String: ManifestRecord.Status]] {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else { return [:] }
         var shards: [String: [String: ManifestRecord.Status]] = [:]
-        let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            // A torn or foreign line names no finished shard.
-            guard let record = try? decoder.decode(ManifestRecord.self, from: Data(line)),
-                let archive = record.archive
-            else { continue }
-            shards[archive, default: [:]][record.url] = record.status
+        for record in ArchiveManifest.archivedRecords(at: manifestPath) {
+            shards[record.archive ?? "", default: [:]][record.url] = record.status
         }
         let directory = options.outputDirectory.path
         return shards.filter { FileManager.default.fileExists(atPath: "\(directory)/\($0.key)") }
@@ -172,7 +166,7 @@ struct WebDatasetBatch: Sendable {
             return
         }
         let packed = try pack(chunk, records: records, from: staging, into: name)
-        try appendToManifest(packed.map(\.record))
+        try ArchiveManifest.append(to: manifestPath, packed.map(\.record))
         try? FileManager.default.removeItem(at: staging)
         rmdir(staging.deletingLastPathComponent().path)  // only when no other shard is staged there
         for (index, record) in packed {
@@ -211,22 +205,5 @@ struct WebDatasetBatch: Sendable {
         }
         try writer.finish()
         return packed
-    }
-
-    /// Appends `records` to the folder's manifest in one write (several processes may append to it at once:
-    /// `O_APPEND` keeps each write whole), then flushes it.
-    private func appendToManifest(_ records: [ManifestRecord]) throws(DownloadError) {
-        var bytes = Data()
-        for record in records { bytes.append(record.jsonLine) }
-        let path = manifestPath
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
-        defer { close(descriptor) }
-        do throws(AtomicFileWriter.Failure) {
-            try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
-        } catch {
-            throw DownloadError(error)
-        }
-        guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
     }
 }

@@ -105,6 +105,12 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
         ),
+        // libarchive, the tar and zip writers of the downloader's archive outputs (WebDataset shards, CBZ).
+        .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
         // giflib has no pkg-config file on Debian: its module map links `gif` by name.
         .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
@@ -147,6 +153,14 @@ let package = Package(
             dependencies: [.target(name: "CLibTIFF", condition: .when(platforms: [.macOS]))],
             path: "Sources/CPixpipe/TIFF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libarchive behind `pxp_archive_` wrappers (the downloader's tar and zip writers, gzip lists), loaded with
+        // dlopen on first use on Linux (linking it maps libxml2, ICU and 13 more libraries at every start);
+        // linked as usual elsewhere. Only the joining layer (Pixpipe) depends on it.
+        .target(
+            name: "CPixpipeArchive",
+            dependencies: [.target(name: "CLibArchive", condition: .when(platforms: [.macOS]))],
+            path: "Sources/CPixpipe/Archive",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Pixels and codecs. Knows nothing of HTTP.
         .target(
             name: "PixpipeImage",
@@ -159,7 +173,9 @@ let package = Package(
         // The one place that joins images and HTTP.
         .target(
             name: "Pixpipe",
-            dependencies: ["CPixpipeSystem", "CLibCrypto", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking"]),
+            dependencies: [
+                "CPixpipeSystem", "CLibCrypto", "CPixpipeArchive", "PixpipeImage", "PixpipeHTTP", "PixpipeLocking",
+            ]),
         .executableTarget(
             name: "PixpipeCLI", dependencies: ["Pixpipe", "PixpipeLocking", "CPixpipeSystem"],
             linkerSettings: pixpipeLinkerSettings),

@@ -3,8 +3,9 @@ import Foundation
 /// What the command line asks for: a site to download into a folder, with the image cache's place and
 /// size, or a site to generate.
 enum ComicArguments {
-    /// Download the comics of `base` as thumbnails into `output`, keeping the images' bytes in `cache`.
-    case download(base: URL, output: URL, cache: URL, cacheSizeLimit: Int)
+    /// Download the comics of `base` as thumbnails into `output`, keeping the images' bytes in `cache`; with
+    /// `cbz`, also pack the thumbnails into `output/comics.cbz`.
+    case download(base: URL, output: URL, cache: URL, cacheSizeLimit: Int, cbz: Bool)
     /// Write the generated comic site into the folder.
     case makeSite(URL)
     /// Print ``usage`` on standard output.
@@ -18,7 +19,7 @@ enum ComicArguments {
 
     /// The help text.
     static let usage = """
-        usage: comic-downloader [--cache DIR] [--cache-size MB] BASE_URL OUT_DIR
+        usage: comic-downloader [--cache DIR] [--cache-size MB] [--cbz] BASE_URL OUT_DIR
                comic-downloader --make-site DIR
         Reads a comic site's xkcd-shaped JSON API at BASE_URL and writes a \(ThumbnailStore.size)-pixel JPEG
         thumbnail of every comic into OUT_DIR. The images go through an ImagePipeline with a disk cache, so
@@ -30,6 +31,8 @@ enum ComicArguments {
           --cache DIR       the disk cache of the images' bytes (default: OUT_DIR/\(defaultCacheName))
           --cache-size MB   the most the cache folder holds, least recently used out first (default: \
         \(defaultCacheMegabytes))
+          --cbz             also packs the thumbnails, in comic order, into OUT_DIR/comics.cbz (a comic book
+                            archive with a ComicInfo.xml naming the site as the series)
           --make-site DIR   writes a small generated comic site into DIR, to serve and download
           --help            shows this help
         Exit status: 0 every comic up to the latest is a thumbnail, 1 some comic is missing, 2 usage.
@@ -44,6 +47,7 @@ enum ComicArguments {
         var positional: [String] = []
         var cache: String?
         var megabytes = defaultCacheMegabytes
+        var cbz = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
@@ -57,6 +61,8 @@ enum ComicArguments {
                     return .failure("--cache-size needs a whole number of MiB from 1 to 1048576")
                 }
                 megabytes = value
+            case "--cbz":
+                cbz = true
             case _ where argument.hasPrefix("-"):
                 return .failure("unknown option \(argument)")
             default:
@@ -71,7 +77,8 @@ enum ComicArguments {
         let cacheFolder =
             cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? output.appendingPathComponent(defaultCacheName, isDirectory: true)
-        return .success(.download(base: base, output: output, cache: cacheFolder, cacheSizeLimit: megabytes << 20))
+        return .success(
+            .download(base: base, output: output, cache: cacheFolder, cacheSizeLimit: megabytes << 20, cbz: cbz))
     }
 
     /// A command line that does not say what to do, in a sentence.

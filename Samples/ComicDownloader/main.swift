@@ -9,7 +9,7 @@
 // good is reported by number on standard error and the run goes on; a `503` with `Retry-After` is waited
 // out. Exit status 1 when any comic is missing, 0 when every comic up to the latest is a thumbnail.
 //
-//   comic-downloader [--cache DIR] [--cache-size MB] BASE_URL OUT_DIR   e.g. ... http://127.0.0.1:8000 comics
+//   comic-downloader [--cache DIR] [--cache-size MB] [--cbz] BASE_URL OUT_DIR   e.g. ... http://127.0.0.1:8000 comics
 //   comic-downloader --make-site DIR      writes a small generated comic site into DIR
 import Foundation
 import Pixpipe
@@ -43,6 +43,7 @@ let base: URL
 let folder: URL
 let cacheFolder: URL
 let cacheSizeLimit: Int
+let writesBook: Bool
 switch ComicArguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(.help):
     print(ComicArguments.usage)
@@ -55,8 +56,8 @@ case .success(.makeSite(let directory)):
     } catch {
         fail("cannot write the site: \(error)")
     }
-case .success(.download(let site, let output, let cache, let limit)):
-    (base, folder, cacheFolder, cacheSizeLimit) = (site, output, cache, limit)
+case .success(.download(let site, let output, let cache, let limit, let cbz)):
+    (base, folder, cacheFolder, cacheSizeLimit, writesBook) = (site, output, cache, limit, cbz)
 case .failure(let error):
     fail("\(error)\n\(ComicArguments.usage)", status: 2)
 }
@@ -84,6 +85,22 @@ let problems = (catalog.problems + imageProblems).sorted { $0.number < $1.number
 for problem in problems { report(problem.description) }
 report(store.costSummary)
 print("thumbnails: \(stored) of \(catalog.latest.num) comics in \(folder.relativePath)")
+if writesBook {
+    // The thumbnails stored, in comic order, as the pages of one comic book archive.
+    var book = ComicBook(series: base.host, title: "#1-#\(catalog.latest.num)")
+    for entry in catalog.entries.sorted(by: { $0.comic.num < $1.comic.num }) {
+        let file = folder.appendingPathComponent(ThumbnailStore.fileName(for: entry.comic))
+        if let bytes = FileManager.default.contents(atPath: file.path) {
+            book.pages.append(ComicBook.Page(bytes: bytes, fileExtension: "jpg"))
+        }
+    }
+    do throws(DownloadError) {
+        try book.write(to: folder.appendingPathComponent("comics.cbz"))
+        print("comic book: \(book.pages.count) pages in \(folder.appendingPathComponent("comics.cbz").relativePath)")
+    } catch {
+        fail("cannot write the comic book: \(error)")
+    }
+}
 if !problems.isEmpty {
     print("missing: " + problems.map { "#\($0.number)" }.joined(separator: ", "))
 }

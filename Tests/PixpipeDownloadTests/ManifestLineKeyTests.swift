@@ -25,7 +25,7 @@ struct ManifestLineKeyTests {
             url: "http://e.com/a.jpg", name: "a.jpg", status: .ok, httpStatus: 200, bytes: 1500,
             sha256: String(repeating: "0f", count: 32), width: 64, height: 48, format: "jpeg", attempts: 1,
             elapsed: 0.5, error: "e", errorKind: "k", warnings: ["w"], etag: "\"e\"", lastModified: "never",
-            recipe: "r")
+            recipe: "r", archive: "00000.tar")
         let line = String(decoding: record.jsonLine, as: UTF8.self)
         // Every declared key, in the declared order, and nothing else.
         var rest = line[...]

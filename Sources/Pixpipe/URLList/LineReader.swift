@@ -15,6 +15,8 @@ struct LineReader {
         case tooLong(number: Int)
         /// Reading failed; no line follows.
         case failed(reason: String)
+        /// A compressed list decompressed past its limit (see ``GzipChunkReader``); no line follows.
+        case tooLarge(limit: Int)
     }
 
     /// Supplies the next chunk of bytes, an empty array at the end, or throws on a read error.
@@ -123,6 +125,7 @@ struct LineReader {
             start = 0
             scanned = 0
             discarding = false
+            if let limit = (error as? ListReadFailure)?.decompressedLimit { return .tooLarge(limit: limit) }
             return .failed(reason: (error as? ListReadFailure)?.reason ?? (error as NSError).localizedDescription)
         }
     }

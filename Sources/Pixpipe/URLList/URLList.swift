@@ -31,6 +31,13 @@ public struct URLList: Sequence, Sendable {
     public let format: URLListFormat?
     /// The longest line (and the longest multi-line CSV/TSV record) accepted, in bytes.
     public let maximumLineBytes: Int
+    /// The columns (CSV/TSV) or keys (JSON Lines) besides `url` and `name` whose values each entry keeps in
+    /// ``URLListEntry/columns``, lowercased (`series`, `chapter`...); none by default.
+    public var keptColumns: Set<String> = []
+    /// The most bytes a gzip-compressed list (told by its first bytes, `1f 8b`, whatever its name) may
+    /// decompress to, 4 GiB by default; past it, or past 1,000 times its compressed size once over 1 MiB
+    /// (a gzip bomb), the list ends with ``URLListError/decompressedTooLarge(limit:)``.
+    public var maximumDecompressedBytes = 4 << 30
 
     /// The bytes read per chunk.
     static let chunkSize = 65_536
@@ -67,7 +74,10 @@ public struct URLList: Sequence, Sendable {
         init(list: URLList) {
             maximumLineBytes = list.maximumLineBytes
             parser = URLListParser(format: list.format, maximumRecordBytes: list.maximumLineBytes)
-            lines = LineReader(maximumLineBytes: list.maximumLineBytes, readChunk: Self.chunkSource(for: list.source))
+            parser.keptColumns = Set(list.keptColumns.map { $0.lowercased() })
+            lines = LineReader(
+                maximumLineBytes: list.maximumLineBytes,
+                readChunk: Self.chunkSource(for: list.source, decompressedLimit: list.maximumDecompressedBytes))
         }
 
         /// The next entry or line error, or `nil` at the end of the list.
@@ -109,15 +119,26 @@ public struct URLList: Sequence, Sendable {
                     ended = true
                     parser.stop()
                     return .failure(.unreadable(reason: reason))
+                case .tooLarge(let limit):
+                    ended = true
+                    parser.stop()
+                    return .failure(.decompressedTooLarge(limit: limit))
                 }
             }
             return nil
         }
 
         /// A function returning successive chunks of `source`, then an empty array.
-        private static func chunkSource(for source: Source) -> LineReader.ChunkSource {
+        private static func chunkSource(for source: Source, decompressedLimit: Int) -> LineReader.ChunkSource {
             switch source {
             case .bytes(let bytes):
+                if GzipChunkReader.isGzip(bytes) {
+                    var reader: GzipChunkReader?
+                    return {
+                        if reader == nil { reader = try GzipChunkReader(bytes: bytes, limit: decompressedLimit) }
+                        return try reader?.next(upTo: URLList.chunkSize) ?? []
+                    }
+                }
                 var offset = 0
                 return {
                     let end = Swift.min(bytes.count, offset + URLList.chunkSize)
@@ -128,12 +149,25 @@ public struct URLList: Sequence, Sendable {
                 return { try FileHandle.standardInput.read(upToCount: URLList.chunkSize).map(Array.init) ?? [] }
             case .file(let path):
                 var handle: FileHandle?
+                var gzip: GzipChunkReader?
                 return {
+                    if let gzip { return try gzip.next(upTo: URLList.chunkSize) }
                     if handle == nil {
                         guard let opened = FileHandle(forReadingAtPath: path) else {
                             throw ListReadFailure(reason: "cannot open '\(path)'")
                         }
                         handle = opened
+                        // A gzip list is told by its first two bytes, whatever its name.
+                        let head = try opened.read(upToCount: 2).map(Array.init) ?? []
+                        if GzipChunkReader.isGzip(head) {
+                            try? opened.close()
+                            let reader = try GzipChunkReader(path: path, limit: decompressedLimit)
+                            gzip = reader
+                            return try reader.next(upTo: URLList.chunkSize)
+                        }
+                        let rest = try opened.read(upToCount: URLList.chunkSize - head.count).map(Array.init) ?? []
+                        if head.count + rest.count == 0 { try? opened.close() }
+                        return head + rest
                     }
                     let chunk = try handle?.read(upToCount: URLList.chunkSize).map(Array.init) ?? []
                     if chunk.isEmpty { try? handle?.close() }
@@ -148,4 +182,6 @@ public struct URLList: Sequence, Sendable {
 struct ListReadFailure: Error {
     /// What went wrong.
     let reason: String
+    /// The limit a compressed list decompressed past, for ``URLListError/decompressedTooLarge(limit:)``.
+    var decompressedLimit: Int? = nil
 }

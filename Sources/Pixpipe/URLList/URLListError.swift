@@ -21,6 +21,9 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidUTF8(line: Int)
     /// Reading the list failed (an I/O error); the list ends here.
     case unreadable(reason: String)
+    /// A gzip-compressed list decompressed to more than `limit` bytes (``URLList/maximumDecompressedBytes``),
+    /// or to more than 1,000 times its compressed size past 1 MiB: a gzip bomb. The list ends here.
+    case decompressedTooLarge(limit: Int)
 
     /// The 1-based line the error concerns, or `nil` when it concerns the whole list.
     public var line: Int? {
@@ -29,14 +32,14 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
             .missingURLColumn(_, let line), .unterminatedQuote(let line), .malformedJSON(_, let line),
             .lineTooLong(_, let line), .invalidUTF8(let line):
             line
-        case .unreadable: nil
+        case .unreadable, .decompressedTooLarge: nil
         }
     }
 
     /// Whether the list cannot go on after this error.
     public var endsList: Bool {
         switch self {
-        case .missingURLColumn, .unreadable: true
+        case .missingURLColumn, .unreadable, .decompressedTooLarge: true
         default: false
         }
     }
@@ -61,6 +64,8 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidUTF8 = "invalid-utf8"
         /// ``URLListError/unreadable(reason:)``.
         case unreadable = "unreadable-list"
+        /// ``URLListError/decompressedTooLarge(limit:)``.
+        case decompressedTooLarge = "list-too-large"
     }
 
     /// A stable short name of the case (see ``ShortName``), recorded in a manifest's `errorKind`.
@@ -76,6 +81,7 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
             case .lineTooLong: .lineTooLong
             case .invalidUTF8: .invalidUTF8
             case .unreadable: .unreadable
+            case .decompressedTooLarge: .decompressedTooLarge
             }
         return name.rawValue
     }
@@ -84,7 +90,7 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offendingText: String {
         switch self {
         case .invalidURL(let text, _), .unsupportedScheme(_, let text, _): text
-        case .unreadable: "list"
+        case .unreadable, .decompressedTooLarge: "list"
         default: "line \(line ?? 0)"
         }
     }
@@ -109,6 +115,8 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
         case .lineTooLong(let limit, _): "longer than \(limit) bytes"
         case .invalidUTF8: "not valid UTF-8"
         case .unreadable(let reason): "cannot read the list: \(reason)"
+        case .decompressedTooLarge(let limit):
+            "the gzip list decompresses to more than \(limit) bytes, or 1000 times its size: refused as a gzip bomb"
         }
     }
 

@@ -19,8 +19,14 @@ public struct URLListParser: Sendable {
     /// The longest CSV/TSV record, in UTF-8 bytes, across the lines of a multi-line quoted field.
     public let maximumRecordBytes: Int
 
+    /// The other columns (CSV/TSV) or keys (JSON Lines) whose values entries keep, lowercased; none by default,
+    /// so a list read for its URLs alone builds no table per entry.
+    public var keptColumns: Set<String> = []
+
     /// Where the `url` and `name` columns are, once the CSV/TSV header has been read.
     private var columns: (url: Int, name: Int?)?
+    /// Where the kept columns are, by name, once the CSV/TSV header has been read.
+    private var keptPositions: [(name: String, position: Int)] = []
     /// A CSV/TSV record whose quoted field continues on the next line, with the line it started on.
     private var openRecord: (text: String, line: Int)?
 
@@ -53,7 +59,7 @@ public struct URLListParser: Sendable {
         self.format = format
         switch format {
         case .lines: return Self.candidate(urlText: trimmed, name: nil, line: number)
-        case .jsonl: return Self.jsonCandidate(trimmed, line: number)
+        case .jsonl: return Self.jsonCandidate(trimmed, line: number, kept: keptColumns)
         case .csv, .tsv: return delimitedRecord(String(line), line: number)
         }
     }
@@ -73,6 +79,8 @@ public struct URLListParser: Sendable {
         var name: String?
         /// The line the entry starts on.
         var line: Int
+        /// The kept columns' values (see ``URLListParser/keptColumns``).
+        var columns: [String: String] = [:]
     }
 
     /// Marks the list as ended after a failure outside the parser (a read error).
@@ -105,7 +113,15 @@ public struct URLListParser: Sendable {
             }
             guard columns.url < fields.count else { return .failure(.missingURL(line: line)) }
             let name = columns.name.flatMap { $0 < fields.count ? fields[$0] : nil }
-            return Self.candidate(urlText: Substring(fields[columns.url]), name: name, line: line)
+            var candidate = Self.candidate(urlText: Substring(fields[columns.url]), name: name, line: line)
+            if !keptPositions.isEmpty, case .success(var found) = candidate {
+                for (name, position) in keptPositions where position < fields.count {
+                    let value = String(fields[position].trimmingListWhitespace())
+                    if !value.isEmpty { found.columns[name] = value }
+                }
+                candidate = .success(found)
+            }
+            return candidate
         }
     }
 
@@ -116,10 +132,15 @@ public struct URLListParser: Sendable {
             return .failure(.missingURLColumn(header: fields, line: line))
         }
         columns = (url, names.firstIndex(of: "name"))
+        keptPositions = names.enumerated().compactMap { position, name in
+            keptColumns.contains(name) ? (name, position) : nil
+        }
         return nil
     }
 
-    private static func jsonCandidate(_ text: Substring, line: Int) -> Result<Candidate, URLListError> {
+    private static func jsonCandidate(
+        _ text: Substring, line: Int, kept: Set<String>
+    ) -> Result<Candidate, URLListError> {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(text.utf8))
@@ -137,7 +158,16 @@ public struct URLListParser: Sendable {
         guard let urlText = url as? String else {
             return .failure(.malformedJSON(reason: "'url' is not a string", line: line))
         }
-        return candidate(urlText: Substring(urlText), name: name as? String, line: line)
+        var found = candidate(urlText: Substring(urlText), name: name as? String, line: line)
+        if !kept.isEmpty, case .success(var entry) = found {
+            for (key, value) in dictionary where kept.contains(key.lowercased()) {
+                // Strings and numbers (a chapter number is often written as one); others are not text.
+                let text = (value as? String) ?? (value as? NSNumber).map { "\($0)" }
+                if let text, !text.isEmpty { entry.columns[key.lowercased()] = text }
+            }
+            found = .success(entry)
+        }
+        return found
     }
 
     /// The candidate for `urlText` on `line`, or ``URLListError/missingURL(line:)`` when it is blank.
@@ -151,7 +181,7 @@ public struct URLListParser: Sendable {
     /// The entry for `candidate`, or why its text is not a usable URL.
     private static func entry(_ candidate: Candidate) -> Result<URLListEntry, URLListError> {
         validatedURL(String(candidate.text), line: candidate.line).map {
-            URLListEntry(url: $0, name: candidate.name, line: candidate.line)
+            URLListEntry(url: $0, name: candidate.name, line: candidate.line, columns: candidate.columns)
         }
     }
 

@@ -75,6 +75,17 @@ struct FetchCommand: Command {
         --prune some items were found gone (with --prune, gone is what was asked for and counts as success),
         2 usage error (--prune without --refresh too), 130 interrupted by SIGINT (files being written are
         finished, the manifest is complete; a second SIGINT quits at once).
+        --archive webdataset packs the stored images into WebDataset tar shards of --shard-size items in list
+        order, 00000.tar, 00001.tar... (with --shard I/N: I-of-N-00000.tar...), each holding KEY.EXT (the
+        image, or its thumbnail or conversion) and KEY.json (its manifest record), KEY being the item's 1-based
+        position in the list (nine digits). A shard is written whole and renamed into place; the manifest
+        names each item's shard ('archive') and member ('name'). A rerun skips the items of finished shards
+        and redoes a shard a killed run left unfinished.
+        --archive cbz writes a comic book archive: LIST.cbz for the whole list (named after the list file), or
+        with --group-by COLUMN one book per value of that CSV/TSV column or JSON Lines key (such as 'chapter'),
+        named after the value. Pages keep list order as 001.jpg, 002.png...; ComicInfo.xml holds the list's
+        'series', 'number' and 'title' columns where present, and the page count. A book is written whole
+        once all its pages are stored (a failed page holds it back; rerun, with --retry-failed, to finish it).
 
         Examples:
           pixpipe fetch urls.txt --out images --thumbnail 256
@@ -117,6 +128,13 @@ struct FetchCommand: Command {
             .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),
             .value("name", placeholder: "TEMPLATE", help: "File name template: {index} {name} {host} {sha256} {ext}."),
             .value("shard", placeholder: "I/N", help: "Take share I (from 0) of N of the list, by URL hash."),
+            .value(
+                "archive", placeholder: "KIND",
+                help: "Pack the stored images into archives: webdataset (tar shards) or cbz (comic books)."),
+            .value(
+                "shard-size", placeholder: "N", help: "With --archive webdataset, items per tar shard (default 1000)."),
+            .value(
+                "group-by", placeholder: "COLUMN", help: "With --archive cbz, one book per value of this list column."),
             .flag("retry-failed", help: "Retry items the manifest records as failed."),
             .flag("refresh", help: "Revalidate stored items (conditional requests): unchanged, updated or gone."),
             .flag("prune", help: "With --refresh, delete the files of items the server says are gone (404/410)."),

@@ -19,7 +19,7 @@ struct DownloadItemList: Sequence, Sendable {
         mutating func next() -> DownloadItem? {
             while let element = entries.next() {
                 if case .success(let entry) = element {
-                    return DownloadItem(url: entry.url, name: entry.name, line: entry.line)
+                    return DownloadItem(url: entry.url, name: entry.name, line: entry.line, columns: entry.columns)
                 }
             }
             return nil

@@ -79,7 +79,8 @@ struct FetchEventReporter {
         if settings.json {
             queueLine(encoder.line(for: FetchEventRecord.finished(index: index, record: record)))
         } else if record.status == .ok, let name = record.name {
-            queueLine(folderPrefix + name)
+            // An archived item is a member: `DIR/00000.tar/000000001.jpg`, as tar tools list it.
+            queueLine(folderPrefix + (record.archive.map { "\($0)/" } ?? "") + name)
         }
     }
 }

@@ -48,16 +48,24 @@ struct FetchRunner: Sendable {
         }
         if settings.list == "-" {
             let spool = try StandardInputSpool()
-            return (URLList(source: .file(spool.path), format: settings.listFormat), spool)
+            return (keepingColumns(URLList(source: .file(spool.path), format: settings.listFormat)), spool)
         }
         // A list that is a stream (`<(command)`, a named pipe) can be read only once: the scan would consume
         // it and the batch would then find nothing, reporting "0 items" and success. Spool it like stdin.
         if Self.isStream(settings.list), let handle = FileHandle(forReadingAtPath: settings.list) {
             defer { try? handle.close() }
             let spool = try StandardInputSpool(from: handle, name: settings.list)
-            return (URLList(source: .file(spool.path), format: settings.listFormat), spool)
+            return (keepingColumns(URLList(source: .file(spool.path), format: settings.listFormat)), spool)
         }
-        return (URLList(source: .file(settings.list), format: settings.listFormat), nil)
+        return (keepingColumns(URLList(source: .file(settings.list), format: settings.listFormat)), nil)
+    }
+
+    /// `list`, keeping the columns a comic book archive reads: its group and its `ComicInfo.xml` fields.
+    private func keepingColumns(_ list: URLList) -> URLList {
+        guard case .comicBook(_, let groupBy) = settings.options.archive else { return list }
+        var list = list
+        list.keptColumns = Set(["series", "number", "title"] + (groupBy.map { [$0] } ?? []))
+        return list
     }
 
     /// Whether `path` is a stream that can be read only once (a pipe, a socket, a character device); regular

@@ -101,6 +101,7 @@ struct FetchSettings: Sendable {
         // `.started` feeds the bar's bytes in flight and the JSON lines; otherwise it is a wasted event per item.
         options.reportsStarts = FetchProgressBar.isTerminal || arguments.isSet("json")
         options.shard = try arguments.parsed("shard", expected: "I/N with 0 <= I < N, such as 0/4", Self.shard)
+        options.archive = try Self.archive(arguments, list: list)
         self.options = options
     }
 
@@ -176,6 +177,43 @@ struct FetchSettings: Sendable {
     private static func seconds(_ text: String) -> Duration? {
         guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else { return nil }
         return .milliseconds(Int64((value * 1000).rounded(.up)))
+    }
+
+    /// `--archive KIND` with `--shard-size N` (webdataset) or `--group-by COLUMN` (cbz; the book of a whole list
+    /// is named after the list file); either without its kind is a usage error, as is `--shard` with cbz.
+    private static func archive(_ arguments: ParsedArguments, list: String) throws(UsageError) -> ArchiveLayout? {
+        let shardSize = try arguments.integer("shard-size", in: 1...10_000_000)
+        let groupBy = arguments.value("group-by")
+        let kind = arguments.value("archive")?.lowercased()
+        if shardSize != nil, kind != "webdataset" {
+            throw .missingOption("--archive webdataset", reason: "with --shard-size")
+        }
+        if groupBy != nil, kind != "cbz" { throw .missingOption("--archive cbz", reason: "with --group-by") }
+        guard let kind else { return nil }
+        switch kind {
+        case "webdataset": return .webDataset(shardSize: shardSize ?? 1000)
+        case "cbz":
+            if arguments.value("shard") != nil {
+                throw .invalidValue(
+                    option: "--shard", value: arguments.value("shard") ?? "",
+                    expected: "no --shard with --archive cbz (a book is made by one process)")
+            }
+            if let groupBy, groupBy.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw .invalidValue(option: "--group-by", value: groupBy, expected: "a column name")
+            }
+            return .comicBook(name: bookName(list: list), groupBy: groupBy?.lowercased())
+        default: throw .invalidValue(option: "--archive", value: kind, expected: "webdataset or cbz")
+        }
+    }
+
+    /// The book of a whole list: the list file's name without its extensions (`comics.csv.gz`: `comics`), or
+    /// `comic` for standard input and a single URL.
+    private static func bookName(list: String) -> String {
+        let lowered = list.lowercased()
+        guard list != "-", !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://") else { return "comic" }
+        let file = (list as NSString).lastPathComponent
+        let stem = String(file.prefix { $0 != "." })
+        return stem.isEmpty ? "comic" : stem
     }
 
     private static func shard(_ text: String) -> Shard? {

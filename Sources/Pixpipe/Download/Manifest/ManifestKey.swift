@@ -11,6 +11,8 @@ enum ManifestKey: String, CaseIterable, CodingKey {
     case url, name, status, httpStatus, bytes, sha256, width, height, format, attempts, elapsed, error
     // Added later, after all the others.
     case errorKind, warnings, etag, lastModified, recipe
+    // The archive holding the item, for archive outputs.
+    case archive
 
     /// The key's own bit in a set of keys seen (its position in the declaration).
     var bit: UInt32 { Self.bits[self] ?? 0 }

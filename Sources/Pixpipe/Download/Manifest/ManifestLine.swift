@@ -160,7 +160,7 @@ struct ManifestLine: Sendable, Equatable {
                 }
                 guard let text = string() else { return false }
                 fields.sha256 = PriorIndex.SHA256Bytes(hex: text)
-            case .name, .format, .error, .errorKind, .etag, .lastModified, .recipe:
+            case .name, .format, .error, .errorKind, .etag, .lastModified, .recipe, .archive:
                 if null() { return true }
                 guard let text = string() else { return false }
                 switch key {

@@ -42,6 +42,7 @@ extension ManifestRecord {
             case .etag: line.string(key, etag)
             case .lastModified: line.string(key, lastModified)
             case .recipe: line.string(key, recipe)
+            case .archive: line.string(key, archive)
             }
         }
         line.bytes.append(contentsOf: "}\n".utf8)

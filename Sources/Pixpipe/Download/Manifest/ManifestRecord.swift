@@ -66,6 +66,9 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
     /// (see ``DownloadOptions/recipe``); `nil` for bytes stored as they came, and in manifests written before
     /// the field existed. A later run whose recipe differs makes the file again.
     public var recipe: String?
+    /// The archive holding the item (``DownloadOptions/archive``), such as `00003.tar`: there ``name`` is
+    /// the member's name inside it; `nil` for loose files.
+    public var archive: String?
 
     /// The keys as written, declared once for the writer, the fast reader and `Codable`.
     typealias CodingKeys = ManifestKey
@@ -75,7 +78,8 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         url: String, name: String? = nil, status: Status, httpStatus: Int? = nil, bytes: Int? = nil,
         sha256: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil, attempts: Int = 0,
         elapsed: Double = 0, error: String? = nil, errorKind: String? = nil, warnings: [String]? = nil,
-        etag: String? = nil, lastModified: String? = nil, recipe: String? = nil
+        etag: String? = nil, lastModified: String? = nil, recipe: String? = nil,
+        archive: String? = nil
     ) {
         self.url = url
         self.name = name
@@ -94,5 +98,6 @@ public struct ManifestRecord: Codable, Sendable, Hashable {
         self.etag = etag
         self.lastModified = lastModified
         self.recipe = recipe
+        self.archive = archive
     }
 }

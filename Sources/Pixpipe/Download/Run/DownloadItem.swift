@@ -13,11 +13,15 @@ public struct DownloadItem: Sendable, Hashable {
     public var name: String?
     /// The 1-based line of the list the item came from, for messages.
     public var line: Int?
+    /// Values of the list's columns that archives use (``URLListEntry/columns``): the group of
+    /// ``ArchiveLayout/comicBook(name:groupBy:)`` and its `series`, `number` and `title`.
+    public var columns: [String: String] = [:]
 
     /// An item.
-    public init(url: URL, name: String? = nil, line: Int? = nil) {
+    public init(url: URL, name: String? = nil, line: Int? = nil, columns: [String: String] = [:]) {
         self.url = url
         self.name = name
         self.line = line
+        self.columns = columns
     }
 }

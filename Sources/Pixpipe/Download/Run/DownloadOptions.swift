@@ -108,6 +108,9 @@ public struct DownloadOptions: Sendable {
     public var prunesGone: Bool = false
     /// Only the items of this share of the list, or all of them when `nil`.
     public var shard: Shard? = nil
+    /// Archives to pack the stored files into (see ``ArchiveLayout``), or `nil` for loose files in
+    /// ``outputDirectory``.
+    public var archive: ArchiveLayout? = nil
     /// How bodies are verified; strict by default, so truncated images fail and are retried.
     public var decodeOptions: DecodeOptions = .init()
     /// Whether images stored as they came (no processing) are decoded to prove them complete (the default).

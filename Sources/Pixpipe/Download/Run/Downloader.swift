@@ -74,6 +74,17 @@ public final class Downloader: Sendable {
         _ items: Items, invalidLines: Invalid
     ) -> DownloadEvents where Items.Element == DownloadItem, Invalid.Element == URLListError {
         let channel = EventChannel(capacity: 256)
+        if case .webDataset(let shardSize) = options.archive {
+            // Each shard runs an ordinary batch of its own; the list's bad lines are the reader's to report.
+            let batch = WebDatasetBatch(options: options, shardSize: shardSize, events: channel)
+            let task = Task { await batch.run(items) }
+            return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
+        }
+        if case .comicBook(let name, let groupBy) = options.archive {
+            let batch = ComicBookBatch(options: options, bookName: name, groupColumn: groupBy, events: channel)
+            let task = Task { await batch.run(items) }
+            return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
+        }
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let pacer = HostRequestPacer(options: options)
         let robots =

@@ -1,0 +1,40 @@
+import Foundation
+import PixpipeImage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The folder manifest of an archive output: read for the archives it records, appended to once an archive
+/// is in place (so a line never names an archive the folder does not hold whole).
+enum ArchiveManifest {
+    /// The records of the manifest at `path` that name an archive; torn or foreign lines are left out.
+    static func archivedRecords(at path: String) -> [ManifestRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let decoder = JSONDecoder()
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let record = try? decoder.decode(ManifestRecord.self, from: Data(line)), record.archive != nil
+            else { return nil }
+            return record
+        }
+    }
+
+    /// Appends `records` to the manifest at `path` in one write (several processes may append to it at once:
+    /// `O_APPEND` keeps each write whole), then flushes it.
+    static func append(to path: String, _ records: [ManifestRecord]) throws(DownloadError) {
+        guard !records.isEmpty else { return }
+        var bytes = Data()
+        for record in records { bytes.append(record.jsonLine) }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .write(path: path, operation: "open", code: errno) }
+        defer { close(descriptor) }
+        do throws(AtomicFileWriter.Failure) {
+            try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            throw DownloadError(error)
+        }
+        guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
+    }
+}

@@ -126,6 +126,8 @@ struct ComicBookBatch: Sendable {
                 events.offer(.progress(index: positions[position], bytesReceived: received, bytesExpected: expected))
             case .finished(let position, let record):
                 records[positions[position]] = record
+            case .hostPace(let change):
+                await events.send(.hostPace(change))
             case .stopped(let stopped):
                 innerSummary = stopped
             }

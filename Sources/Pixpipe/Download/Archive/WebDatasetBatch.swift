@@ -153,6 +153,8 @@ struct WebDatasetBatch: Sendable {
                 events.offer(.progress(index: chunk[position].index, bytesReceived: received, bytesExpected: expected))
             case .finished(let position, let record):
                 records[position] = record
+            case .hostPace(let change):
+                await events.send(.hostPace(change))
             case .stopped(let stopped):
                 innerSummary = stopped
             }

@@ -224,10 +224,11 @@ let package = Package(
         .executableTarget(name: "PixpipeRequestLoop", dependencies: ["PixpipeHTTP"]),
         // Fills or hammers a `DataCache` folder, for the tests that kill it mid-write or run two at once.
         .executableTarget(name: "PixpipeCacheWorker", dependencies: ["Pixpipe", "PixpipeTestSupport"]),
-        // CLibAVIF: the premultiplied-alpha tests write a file with libavif directly (the encoder has no such option).
+        // CLibAVIF: the premultiplied-alpha tests write a file with libavif directly (the encoder has no such option);
+        // CLibCrypto: the corpora's sample digests (SHA-256), so the image tests link the image layer alone.
         .testTarget(
             name: "PixpipeImageTests",
-            dependencies: ["PixpipeImage", "Pixpipe", "PixpipeTestSupport", "CLibAVIF", "CLibLCMS2"],
+            dependencies: ["PixpipeImage", "PixpipeTestSupport", "CLibAVIF", "CLibLCMS2", "CLibCrypto"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PixpipeHTTPTests",

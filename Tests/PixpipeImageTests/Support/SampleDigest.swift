@@ -1,13 +1,19 @@
-import Pixpipe
+import CLibCrypto
+import Foundation
 
 @testable import PixpipeImage
 
 /// SHA-256 of decoded samples, as the corpora's `references.tsv` files give them: row-major, channels
 /// interleaved, 8-bit samples as bytes, 16-bit samples big-endian.
 enum SampleDigest {
-    /// The lowercase hex SHA-256 of `bytes`.
-    static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(bytes).hexString
+    /// The lowercase hex SHA-256 of `bytes`, through libcrypto directly: the image tests link the image layer
+    /// alone, not the downloader's hashing.
+    static func sha256(_ bytes: some ContiguousBytes) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        bytes.withUnsafeBytes { buffer in
+            _ = SHA256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &digest)
+        }
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The lowercase hex SHA-256 of `image`'s samples as they are (no layout change).

@@ -1,5 +1,5 @@
 import Foundation
-import Pixpipe
+import PixpipeImage
 import Testing
 
 /// One row of a corpus's `references.tsv`: a decode's size, layout and the SHA-256 of its samples.
@@ -73,11 +73,11 @@ func sampleDigest(_ image: Image, channels: Int, bitDepth: Int) -> String {
                 }
                 count = image.pixelCount * 4
             }
-            return SHA256.hash(pixels).hexString
+            return SampleDigest.sha256(pixels)
         }
     }
     let converted = image.pixelFormat == target ? image : image.converted(to: target)
-    if bitDepth == 8 { return SHA256.hash(converted.pixels).hexString }
+    if bitDepth == 8 { return SampleDigest.sha256(converted.pixels) }
     let bigEndian = converted.samples16.withUnsafeBufferPointer { samples in
         [UInt8](unsafeUninitializedCapacity: samples.count * 2) { bytes, count in
             for index in 0..<samples.count {
@@ -87,5 +87,5 @@ func sampleDigest(_ image: Image, channels: Int, bitDepth: Int) -> String {
             count = samples.count * 2
         }
     }
-    return SHA256.hash(bigEndian).hexString
+    return SampleDigest.sha256(bigEndian)
 }

@@ -104,6 +104,24 @@ struct ThumbnailCommandTests {
         #expect(good?["errorKind"] == nil)
     }
 
+    @Test func severalWorkersTakeTheLargestInputsFirst() throws {
+        // Named to come last: in name order the small ones would be taken first.
+        let input = try TemporaryDirectory()
+        for name in ["a", "b", "c", "d"] { try input.write(try Self.jpeg(width: 32, height: 24), to: "\(name).jpg") }
+        try input.write(try Self.jpeg(width: 1200, height: 900), to: "y.jpg")
+        try input.write(try Self.jpeg(width: 1000, height: 800), to: "z.jpg")
+        let output = try TemporaryDirectory()
+        let result = try tool.run(["thumbnail", input.url.path, "--out", output.url.path, "--json", "--jobs", "2"])
+        #expect(result.status == 0, "\(result.errors)")
+        let inputs = try result.outputLines.map {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["input"] as? String ?? ""
+        }
+        #expect(inputs.count == 6)
+        // Two workers take two jobs at once, so the first to finish is one of the first two taken.
+        let first = URL(fileURLWithPath: inputs.first ?? "").lastPathComponent
+        #expect(first == "y.jpg" || first == "z.jpg", "\(inputs)")
+    }
+
     @Test func aNamedFileThatIsNotAnImageIsAnError() throws {
         let input = try TemporaryDirectory()
         let text = try input.write(Data("hello".utf8), to: "hello.jpg")

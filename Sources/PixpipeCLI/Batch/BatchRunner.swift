@@ -18,7 +18,9 @@ struct BatchProduct: Sendable {
 /// each result as it comes.
 ///
 /// Workers take the next job from a shared index (a bounded queue: at most `jobs` images are in memory at
-/// once). Results, errors and the progress bar are written under one lock, so lines never interleave. The
+/// once). With more than one worker the largest inputs are taken first: a batch lasts at least as long as
+/// its longest job, and one large photo started last would keep a single core busy after the others run
+/// dry. Results, errors and the progress bar are written under one lock, so lines never interleave. The
 /// runner owns the rules every batch shares: an existing output is skipped unless `--overwrite` is given or
 /// the recipe recorded for it differs from this run's (then it is redone, replaced atomically); an input
 /// that looks like an image but is not read is reported with its reason.
@@ -62,6 +64,8 @@ final class BatchRunner: Sendable {
     }
 
     private let jobs: [BatchJob]
+    /// The order workers take `jobs` in (indices into it).
+    private let order: [Int]
     private let settings: any BatchSettings
     private let context: String
     private let console: Console
@@ -77,6 +81,7 @@ final class BatchRunner: Sendable {
         work: @escaping Work
     ) {
         self.jobs = jobs
+        order = Self.order(of: jobs, workers: settings.jobs)
         self.settings = settings
         self.context = context
         self.console = console
@@ -117,8 +122,28 @@ final class BatchRunner: Sendable {
         state.withLock { state in
             guard state.next < jobs.count else { return nil }
             defer { state.next += 1 }
-            return jobs[state.next]
+            return jobs[order[state.next]]
         }
+    }
+
+    /// The order to take `jobs` in: as given for one worker, else by input size, largest first (ties and
+    /// unreadable sizes keep the given order).
+    ///
+    /// Decoding time grows with the compressed bytes, so sizes are a cheap stand-in for the work: ordering
+    /// by them lets the small jobs fill in beside the large ones instead of after them.
+    static func order(of jobs: [BatchJob], workers: Int) -> [Int] {
+        guard workers > 1, jobs.count > 1 else { return Array(jobs.indices) }
+        let sizes = jobs.map(inputSize)
+        return jobs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    }
+
+    /// The bytes of `job`'s input, or 0 when it is not read (planning failed, skipped) or cannot be sized.
+    private static func inputSize(_ job: BatchJob) -> Int {
+        guard job.output != nil, job.planningError == nil, job.skipReason == nil else { return 0 }
+        if let data = job.inputData { return data.count }
+        var status = stat()
+        guard stat(job.input, &status) == 0 else { return 0 }
+        return Int(status.st_size)
     }
 
     private func process(_ job: BatchJob) -> Outcome {

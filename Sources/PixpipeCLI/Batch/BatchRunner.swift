@@ -4,14 +4,42 @@ import PixpipeLocking
 
 /// What a batch's work made of one input: the encoded file, its size and the decoder's warnings.
 struct BatchProduct: Sendable {
-    /// The encoded output.
+    /// The encoded output; empty when the work wrote the file itself (streamed).
     let data: Data
+    /// The output's size in bytes.
+    let byteCount: Int
     /// The output's width.
     let width: Int
     /// The output's height.
     let height: Int
     /// Warnings to show (benign or lenient decodes), the file still written.
     let warnings: [DecodeWarning]
+
+    /// Encoded bytes for the runner to write.
+    init(data: Data, width: Int, height: Int, warnings: [DecodeWarning]) {
+        self.data = data
+        byteCount = data.count
+        self.width = width
+        self.height = height
+        self.warnings = warnings
+    }
+
+    /// A file the work already wrote, of `byteCount` bytes.
+    init(writtenBytes byteCount: Int, width: Int, height: Int, warnings: [DecodeWarning]) {
+        data = Data()
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
+        self.warnings = warnings
+    }
+}
+
+/// What a job's streamed work came to: the file written, or its name found taken (nothing changed).
+enum StreamedBatchOutcome: Sendable {
+    /// The output file is written.
+    case written(BatchProduct)
+    /// The output was new and another writer took its name meanwhile.
+    case taken
 }
 
 /// Runs the jobs of a batch (`thumbnail`, `convert` into a folder) on a fixed number of threads and reports
@@ -57,6 +85,9 @@ final class BatchRunner: Sendable {
 
     /// Makes one job's output; runs on a worker thread.
     typealias Work = @Sendable (BatchJob) throws -> BatchProduct
+    /// Writes one job's output itself, rows streamed, to the path given (over a file there when `replacing`,
+    /// else only as a new file); `nil` when the job cannot be streamed and nothing was written.
+    typealias StreamedWork = @Sendable (BatchJob, _ output: String, _ replacing: Bool) throws -> StreamedBatchOutcome?
 
     private struct State {
         var next = 0
@@ -71,6 +102,7 @@ final class BatchRunner: Sendable {
     private let console: Console
     private let showsProgress: Bool
     private let work: Work
+    private let streamedWork: StreamedWork?
     private let start = Date()
     private let state = Locked(State())
 
@@ -78,8 +110,9 @@ final class BatchRunner: Sendable {
     /// when `showsProgress` (standard error is a terminal).
     init(
         jobs: [BatchJob], settings: any BatchSettings, context: String, console: Console, showsProgress: Bool,
-        work: @escaping Work
+        streamedWork: StreamedWork? = nil, work: @escaping Work
     ) {
+        self.streamedWork = streamedWork
         self.jobs = jobs
         order = Self.order(of: jobs, workers: settings.jobs)
         self.settings = settings
@@ -156,11 +189,18 @@ final class BatchRunner: Sendable {
         let redoes = exists && !replaces && job.previousRecipe != nil && job.previousRecipe != job.recipe
         if exists && !replaces && !redoes { return .skipped }
         do {
-            let product = try work(job)
-            try FileManager.default.createDirectory(
-                atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path,
-                withIntermediateDirectories: true)
-            guard try publish(product.data, to: output, replacing: replaces || redoes) else { return .skipped }
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            let product: BatchProduct
+            if let streamedWork, job.inputData == nil, FileManager.default.fileExists(atPath: folder),
+                let outcome = try streamedWork(job, output, replaces || redoes)
+            {
+                guard case .written(let written) = outcome else { return .skipped }
+                product = written
+            } else {
+                product = try work(job)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                guard try publish(product.data, to: output, replacing: replaces || redoes) else { return .skipped }
+            }
             // Only a new recipe is appended, so reruns with the same options never grow the records file.
             if let name = job.recordName, let source = job.source, job.recipe != job.previousRecipe {
                 OutputSourceRecords.appendRecipe(
@@ -200,7 +240,7 @@ final class BatchRunner: Sendable {
                         encoder.line(
                             for: BatchRecord.written(
                                 input: job.input, output: output, width: product.width, height: product.height,
-                                bytes: product.data.count, redone: redone)))
+                                bytes: product.byteCount, redone: redone)))
                 }
             case .skipped:
                 state.counts.skipped += 1

@@ -228,7 +228,10 @@ struct ConvertCommand: Command {
         let jobs = BatchPlanner(settings: settings).plan(inputs)
         let batch = BatchRunner(
             jobs: jobs, settings: settings, context: name, console: console,
-            showsProgress: isatty(STDERR_FILENO) == 1
+            showsProgress: isatty(STDERR_FILENO) == 1,
+            streamedWork: { job, output, replacing in
+                try streamedItem(job, to: output, replacing: replacing, settings: settings.settings(for: job.format))
+            }
         ) { job in
             let conversion = settings.settings(for: job.format)
             let data = try job.data(byteLimit: conversion.decodeOptions.byteLimit)
@@ -250,6 +253,38 @@ struct ConvertCommand: Command {
         console.error(summary, context: name)
         if counts.framesOutOfRange > 0 { return .usage }
         return counts.hasUndone ? .failure : .success
+    }
+
+    /// One batch item converted with rows streamed (``StreamedConversion``) where the single-file path would
+    /// stream; `nil`, with nothing written, where it would not.
+    private func streamedItem(_ job: BatchJob, to output: String, replacing: Bool, settings: ConvertSettings)
+        throws -> StreamedBatchOutcome?
+    {
+        guard settings.streamsRows else { return nil }
+        let outcome: StreamedConversion.Outcome?
+        do {
+            outcome = try StreamedConversion.convert(
+                contentsOfFile: job.input, to: output, as: settings.encoding, options: settings.decodeOptions,
+                appliesOrientation: settings.appliesOrientation, replacing: replacing)
+        } catch let failure as AtomicFileWriter.Failure {
+            throw AtomicFileWriter.outputError(failure, path: output)
+        } catch let error as ImageDecodingError {
+            let hint = settings.decodeOptions.strictness == .strict && LenientHint.applies(to: error)
+            let lenient = hint ? lenientHint(forFile: job.input, settings: settings) : ""
+            guard !lenient.isEmpty else { throw error }
+            let failure = BatchFailure(error)
+            throw BatchFailure(message: failure.message + lenient, kind: failure.kind)
+        }
+        switch outcome {
+        case .none: return nil
+        case .taken: return .taken
+        case .written(let result):
+            var status = stat()
+            let bytes = stat(output, &status) == 0 ? Int(status.st_size) : 0
+            return .written(
+                BatchProduct(
+                    writtenBytes: bytes, width: result.width, height: result.height, warnings: result.warnings))
+        }
     }
 
     /// ``LenientHint/suffix`` when a strict decode failed on data a lenient decode of `input` gets through.

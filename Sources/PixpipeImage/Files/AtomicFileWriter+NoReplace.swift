@@ -51,13 +51,9 @@ extension AtomicFileWriter {
         }
         defer { close(descriptor) }
         try writeAll(data, to: descriptor, path: path)
-        if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: path, code: errno) }
-        guard pxp_link_unnamed(descriptor, path) != 0 else {
-            if flushes { syncDirectory(directory) }
-            return .written
-        }
-        let code = errno
+        let code = try publishUnnamed(descriptor, as: path, directory: directory, flushes: flushes)
         switch code {
+        case 0: return .written
         case EEXIST: return .taken
         case ENOENT, EPERM, EXDEV, EOPNOTSUPP, EINVAL: return .unsupported
         default: throw Failure(step: .rename, path: path, code: code)
@@ -65,7 +61,7 @@ extension AtomicFileWriter {
     }
 
     /// A hidden temporary file beside `path` (created with `O_EXCL`, so its mode comes from `open` and the
-    /// umask), renamed to `path` only if the name is free.
+    /// umask), ``publish``ed to `path` only if the name is free.
     private static func renameNew(_ data: Data, to path: String, directory: String, flushes: Bool) throws(Failure)
         -> Bool
     {
@@ -80,25 +76,14 @@ extension AtomicFileWriter {
         }
         guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
         do throws(Failure) {
-            defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: temporaryPath)
-            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
         } catch {
-            unlink(temporaryPath)
+            abandon(descriptor, temporaryPath: temporaryPath)
             throw error
         }
-        if pxp_rename_noreplace(temporaryPath, path) != 0 {
-            var code = errno
-            if code == EINVAL || code == ENOSYS {
-                // No RENAME_NOREPLACE here: a hard link never replaces either (the temporary name goes after).
-                code = link(temporaryPath, path) == 0 ? 0 : errno
-            }
-            unlink(temporaryPath)
-            if code == EEXIST { return false }
-            if code != 0 { throw Failure(step: .rename, path: path, code: code) }
-        }
-        if flushes { syncDirectory(directory) }
-        return true
+        return try publish(
+            descriptor, temporaryPath: temporaryPath, as: path, directory: directory, replacing: false,
+            flushes: flushes)
     }
 
     /// Six letters or digits, as `mkstemp` puts in place of its `XXXXXX` (so leftovers look the same).

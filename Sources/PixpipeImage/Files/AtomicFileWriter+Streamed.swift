@@ -20,32 +20,41 @@ extension AtomicFileWriter {
     package static func write(
         to path: String, flushes: Bool = true, contents: (_ descriptor: Int32) throws -> Void
     ) throws {
+        _ = try writeStreamed(to: path, replacing: true, flushes: flushes, contents: contents)
+    }
+
+    /// Writes a file whose bytes `contents` produces as it goes, as ``write(to:flushes:contents:)`` does,
+    /// but as a new file that never replaces anything, as ``writeNew(_:to:flushes:method:)`` does: `false`,
+    /// with nothing changed and nothing left behind, when the name is taken once the bytes are written.
+    /// A new file gets `0666` less the umask.
+    package static func writeNew(
+        to path: String, flushes: Bool = true, contents: (_ descriptor: Int32) throws -> Void
+    ) throws -> Bool {
+        try writeStreamed(to: path, replacing: false, flushes: flushes, contents: contents)
+    }
+
+    /// The two streamed writes: a `mkstemp` file filled by `contents`, given its mode, then ``publish``ed.
+    private static func writeStreamed(
+        to path: String, replacing: Bool, flushes: Bool, contents: (_ descriptor: Int32) throws -> Void
+    ) throws -> Bool {
         let directory = parentDirectory(of: path)
-        var template = Array("\(directory)/.\(fileName(of: path))\(temporaryMarker)XXXXXX".utf8CString)
-        // The template is a non-empty array, so its base address exists.
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
-        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = try makeTemporary(for: path, directory: directory)
         do {
-            defer { close(descriptor) }
-            try contents(descriptor)
-            _ = fchmod(descriptor, keptPermissions(of: path) ?? 0o666 & ~processUmask)
-            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
+            try contents(temporary.descriptor)
         } catch var failure as Failure {
-            unlink(temporaryPath)
+            abandon(temporary.descriptor, temporaryPath: temporary.path)
             // A row writer knows only the descriptor: its failed write is named by the file it was for.
             if failure.step == .write { failure.path = path }
             throw failure
         } catch {
-            unlink(temporaryPath)
+            abandon(temporary.descriptor, temporaryPath: temporary.path)
             throw error
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw Failure(step: .rename, path: path, code: code)
-        }
-        if flushes { syncDirectory(directory) }
+        let kept = replacing ? keptPermissions(of: path) : nil
+        _ = fchmod(temporary.descriptor, kept ?? 0o666 & ~processUmask)
+        return try publish(
+            temporary.descriptor, temporaryPath: temporary.path, as: path, directory: directory,
+            replacing: replacing, flushes: flushes)
     }
 
     /// Writes every byte of `buffer` to an open descriptor, resuming after short writes and interruptions.

@@ -39,13 +39,9 @@ extension AtomicFileWriter {
         // `open` applies the umask; an exact mode asked for is set whole.
         if let permissions { _ = fchmod(descriptor, permissions) }
         try writeAll(data, to: descriptor, path: path)
-        if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: path, code: errno) }
-        guard pxp_link_unnamed(descriptor, path) != 0 else {
-            if flushes { syncDirectory(directory) }
-            return .written
-        }
-        let code = errno
+        let code = try publishUnnamed(descriptor, as: path, directory: directory, flushes: flushes)
         switch code {
+        case 0: return .written
         case EEXIST:
             if permissions == nil, let kept = keptPermissions(of: path) { _ = fchmod(descriptor, kept) }
             try replace(path, with: descriptor, directory: directory, flushes: flushes)

@@ -137,30 +137,21 @@ package struct AtomicFileWriter: Sendable {
         if let failure { throw Failure(step: .write, path: path, code: failure) }
     }
 
-    /// The fallback: `mkstemp` beside the destination, write, `fchmod`, rename over it.
+    /// The fallback: `mkstemp` beside the destination, write, `fchmod`, then ``publish`` over it.
     private static func writeRenamed(
         _ data: Data, to path: String, directory: String, flushes: Bool, permissions: mode_t?
     ) throws(Failure) {
-        var template = Array("\(directory)/.\(fileName(of: path))\(temporaryMarker)XXXXXX".utf8CString)
-        // The template is a non-empty array, so its base address exists.
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure(step: .createTemporary, path: path, code: errno) }
-        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = try makeTemporary(for: path, directory: directory)
         do throws(Failure) {
-            defer { close(descriptor) }
-            try writeAll(data, to: descriptor, path: temporaryPath)
-            _ = fchmod(descriptor, permissions ?? keptPermissions(of: path) ?? 0o666 & ~processUmask)
-            if flushes, fsync(descriptor) != 0 { throw Failure(step: .fsync, path: temporaryPath, code: errno) }
+            try writeAll(data, to: temporary.descriptor, path: temporary.path)
         } catch {
-            unlink(temporaryPath)
+            abandon(temporary.descriptor, temporaryPath: temporary.path)
             throw error
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw Failure(step: .rename, path: path, code: code)
-        }
-        if flushes { syncDirectory(directory) }
+        _ = fchmod(temporary.descriptor, permissions ?? keptPermissions(of: path) ?? 0o666 & ~processUmask)
+        try publish(
+            temporary.descriptor, temporaryPath: temporary.path, as: path, directory: directory, replacing: true,
+            flushes: flushes)
     }
 
     /// The permission bits a file replacing `path` keeps: those of the regular file there, without setuid,

@@ -41,6 +41,28 @@ public enum StreamedConversion {
         contentsOfFile input: String, to output: String, as encoding: ImageEncoding, options: DecodeOptions = .init(),
         appliesOrientation: Bool = true
     ) throws -> Result? {
+        let outcome = try convert(
+            contentsOfFile: input, to: output, as: encoding, options: options, appliesOrientation: appliesOrientation,
+            replacing: true)
+        guard case .written(let result) = outcome else { return nil }
+        return result
+    }
+
+    /// What a streamed conversion that may find its output name taken came to.
+    package enum Outcome: Sendable, Hashable {
+        /// The output was written.
+        case written(Result)
+        /// The output was not replacing and its name was taken once the rows were written: nothing changed.
+        case taken
+    }
+
+    /// Converts as ``convert(contentsOfFile:to:as:options:appliesOrientation:)`` does; without `replacing`,
+    /// `output` is written as a new file only if nothing has the name (``Outcome/taken`` otherwise), as a
+    /// batch writes outputs it did not find at planning. `nil` when the conversion cannot be streamed.
+    package static func convert(
+        contentsOfFile input: String, to output: String, as encoding: ImageEncoding, options: DecodeOptions,
+        appliesOrientation: Bool, replacing: Bool
+    ) throws -> Outcome? {
         guard let codec = ImageCodecs.codec(for: encoding.format), codec.canEncode else { return nil }
         guard let source = try openSource(input, options: options) else { return nil }
         var header = source.header
@@ -49,10 +71,15 @@ public enum StreamedConversion {
         header.pixelFormat = rowFormat
         do {
             var result: Result?
-            try AtomicFileWriter.write(to: output) { descriptor in
+            let contents = { (descriptor: Int32) throws in
                 result = try stream(source, format: rowFormat, into: descriptor, codec: codec, encoding: encoding)
             }
-            return result
+            if replacing {
+                try AtomicFileWriter.write(to: output, contents: contents)
+            } else if try !AtomicFileWriter.writeNew(to: output, contents: contents) {
+                return .taken
+            }
+            return result.map(Outcome.written)
         } catch is RowStreamRefusal {
             return nil
         }

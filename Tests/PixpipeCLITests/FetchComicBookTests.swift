@@ -128,5 +128,28 @@ struct FetchComicBookTests {
         #expect(
             try pixpipe.run(["fetch", list, "--out", folder.path("o"), "--archive", "cbz", "--shard", "0/2"]).status
                 == 2)
+        // A comic reader would show each kept original as a page of its own.
+        let original = try pixpipe.run([
+            "fetch", list, "--out", folder.path("o"), "--archive", "cbz", "--thumbnail", "64", "--keep-original",
+        ])
+        #expect(original.status == 2 && original.errors.contains("--keep-original"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("o")))
+    }
+
+    @Test("bad list lines are recorded in the book folder's manifest, and exit 1")
+    func badLinesRecorded() throws {
+        let pixpipe = try #require(PixpipeExecutable.built, "the pixpipe executable was not found next to the tests")
+        let server = try TestHTTPServer()
+        let folder = try TemporaryDirectory()
+        server.route("/a.png", .respond(body: Array(try TestImages.png())))
+        let list = try folder.write(Data("\(server.url("/a.png"))\nftp://example.com/b.png\n".utf8), to: "c.txt")
+        let result = try pixpipe.run(["fetch", list, "--out", folder.path("out"), "--archive", "cbz"])
+        #expect(result.status == 1)
+        let text = try String(contentsOfFile: folder.path("out/manifest.jsonl"), encoding: .utf8)
+        let records = try text.split(separator: "\n").map {
+            try JSONDecoder().decode(ManifestRecord.self, from: Data($0.utf8))
+        }
+        #expect(records.filter { $0.status == .failed }.map(\.errorKind) == ["unsupported-scheme"])
+        #expect(records.filter { $0.status == .ok }.map(\.archive) == ["c.cbz"])
     }
 }

@@ -120,7 +120,7 @@ struct FetchWebDatasetTests {
             urls.append(server.url("/img\(number).png").absoluteString)
         }
         let stallPNG = Array(try TestImages.png(TestImages.gradient(width: 20, height: 8)))
-        server.route("/stall.png", .delayHeaders(seconds: 30, then: .respond(body: stallPNG)))
+        server.route("/stall.png", .headersForever)
         // Shards of 2: [img1, img2] [stall, img3] [img4].
         urls.insert(server.url("/stall.png").absoluteString, at: 2)
         let list = try folder.write(Data(urls.joined(separator: "\n").utf8), to: "list.txt")
@@ -128,20 +128,27 @@ struct FetchWebDatasetTests {
 
         let process = Process()
         process.executableURL = pixpipe.url
-        process.arguments = arguments
+        process.arguments = arguments + ["--timeout", "600"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Shards run one after another: the second shard's request means the first is finished.
+        // The shards on either side of the stalled one are finished without it: their three records are written.
         #expect(await server.waitForRequests("/stall.png", count: 1, timeout: 60))
+        var recorded = 0
+        for _ in 0..<600 {
+            recorded = (try? Self.manifest(folder).count) ?? 0
+            if recorded == 3 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(recorded == 3)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
         let tars = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter {
             $0.hasSuffix(".tar")
         }
-        #expect(tars == ["00000.tar"])
-        #expect(try Self.manifest(folder).count == 2)
+        #expect(tars.sorted() == ["00000.tar", "00002.tar"])
+        #expect(try Self.manifest(folder).count == 3)
         try Self.checkShards(try Self.members(of: folder.path("out")), against: try Self.manifest(folder))
 
         server.route("/stall.png", .respond(body: stallPNG))
@@ -149,12 +156,43 @@ struct FetchWebDatasetTests {
         #expect(rerun.status == 0, "\(rerun.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted()
         #expect(names == ["00000.tar", "00001.tar", "00002.tar", "manifest.jsonl"])
-        // The finished shard's items were not asked for again.
-        #expect(server.requestCount("/img1.png") == 1 && server.requestCount("/img2.png") == 1)
+        // The finished shards' items were not asked for again; the cut one was redone whole.
+        for number in [1, 2, 4] { #expect(server.requestCount("/img\(number).png") == 1) }
+        #expect(server.requestCount("/img3.png") == 2)
         let records = try Self.manifest(folder)
         #expect(records.map(\.url).sorted() == urls.sorted(), "every item recorded once")
         #expect(records.allSatisfy { $0.status == .ok })
+        #expect(records.first { $0.url == urls[3] }?.name == "000000004.png")
         try Self.checkShards(try Self.members(of: folder.path("out")), against: records)
+    }
+
+    @Test("bad list lines are recorded in the manifest as a plain run records them, once, and exit 1")
+    func badLinesRecorded() throws {
+        let pixpipe = try #require(PixpipeExecutable.built, "the pixpipe executable was not found next to the tests")
+        let server = try TestHTTPServer()
+        let folder = try TemporaryDirectory()
+        server.route("/a.png", .respond(body: Array(try TestImages.png())))
+        let lines = [server.url("/a.png").absoluteString, "ftp://example.com/b.png", "http://[bad"]
+        let list = try folder.write(Data(lines.joined(separator: "\n").utf8), to: "list.txt")
+        let arguments = ["fetch", list, "--out", folder.path("out"), "--archive", "webdataset", "--shard-size", "2"]
+        let plain = try pixpipe.run(["fetch", list, "--out", folder.path("plain")])
+        let first = try pixpipe.run(arguments)
+        #expect(first.status == 1 && plain.status == 1)
+        let records = try Self.manifest(folder)
+        let text = try String(contentsOfFile: folder.path("plain/manifest.jsonl"), encoding: .utf8)
+        let plainRecords = try text.split(separator: "\n").map {
+            try JSONDecoder().decode(ManifestRecord.self, from: Data($0.utf8))
+        }
+        let badLines = records.filter { $0.archive == nil }
+        #expect(badLines.map(\.errorKind) == ["unsupported-scheme", "invalid-url"])
+        #expect(badLines == plainRecords.filter { $0.status == .failed })
+        #expect(records.filter { $0.status == .ok }.map(\.archive) == ["00000.tar"])
+        // The summary counts them as a plain run's does.
+        #expect(first.errors.contains("2 failed") && plain.errors.contains("2 failed"), "\(first.errors)")
+
+        let again = try pixpipe.run(arguments)
+        #expect(again.status == 1)
+        #expect(try Self.manifest(folder).count == records.count, "each bad line recorded once")
     }
 
     @Test("--shard I/N names the tar files by share, so several processes fill one folder")

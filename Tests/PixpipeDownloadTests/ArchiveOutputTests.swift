@@ -46,8 +46,101 @@ struct ArchiveOutputTests {
         #expect(
             try Self.tarMembers(folder.url.appendingPathComponent("00001.tar").path)
                 == ["000000004.jpg", "000000004.json"])
-        #expect(folder.manifest().map(\.archive) == ["00000.tar", "00000.tar", "00001.tar"])
+        // Shards overlap, so the one settled first is recorded first.
+        #expect(folder.manifest().compactMap(\.archive).sorted() == ["00000.tar", "00000.tar", "00001.tar"])
         #expect(folder.manifest().allSatisfy { $0.recipe == options.recipe && $0.format == "jpeg" })
+    }
+
+    @Test("webDataset: a shard is packed while an earlier one still waits; a rerun redoes that one alone")
+    func shardsOverlap() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        for number in 1...4 { server.route("/\(number).png", .respond(body: Bodies.png(seed: number))) }
+        server.route("/stall.png", .headersForever)
+        var options = testOptions(folder)
+        options.timeout = .seconds(600)
+        options.archive = .webDataset(shardSize: 2)
+        // Shards of 2: [1, stall] [2, 3] [4].
+        let paths = ["/1.png", "/stall.png", "/2.png", "/3.png", "/4.png"]
+        let items = paths.map { DownloadItem(url: server.url($0)) }
+        let events = Downloader(options: options).run(items)
+        var packed: [Int: ManifestRecord] = [:]
+        var final: DownloadSummary?
+        for await event in events {
+            switch event {
+            case .finished(let index, let record):
+                packed[index] = record
+                // The stalled item never answers: shards 1 and 2 are packed without waiting for it.
+                if Set(packed.keys) == [2, 3, 4] { events.cancel() }
+            case .stopped(let summary): final = summary
+            default: break
+            }
+        }
+        #expect(final?.stopReason == .cancelled)
+        #expect(packed[2]?.archive == "00001.tar" && packed[4]?.archive == "00002.tar")
+        #expect(packed[0] == nil && packed[1] == nil, "the first shard is not settled")
+        #expect(folder.names().filter { $0.hasSuffix(".tar") } == ["00001.tar", "00002.tar"])
+        #expect(
+            try Self.tarMembers(folder.url.appendingPathComponent("00001.tar").path)
+                == ["000000003.png", "000000003.json", "000000004.png", "000000004.json"])
+        #expect(Set(folder.manifest().map(\.archive)) == ["00001.tar", "00002.tar"])
+
+        server.route("/stall.png", .respond(body: Bodies.png(seed: 9)))
+        let rerun = await collectEvents(Downloader(options: options), items)
+        let again = try #require(summary(rerun))
+        #expect(again.ok == 2 && again.skippedByReason == ["already-done": 3] && again.stopReason == nil)
+        for path in ["/2.png", "/3.png", "/4.png"] { #expect(server.requestCount(path) == 1, "\(path)") }
+        #expect(
+            try Self.tarMembers(folder.url.appendingPathComponent("00000.tar").path)
+                == ["000000001.png", "000000001.json", "000000002.png", "000000002.json"])
+        #expect(folder.manifest().count == 5)
+        #expect(!folder.names().contains(".pixpipe-staging"))
+    }
+
+    @Test("webDataset: a shard with no item stored gets no tar, is recorded finished, and keeps the numbering")
+    func emptyShard() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        for number in 1...3 { server.route("/\(number).png", .respond(body: Bodies.png(seed: number))) }
+        server.route("/gone-a.png", .respond(status: 404, body: Array("no".utf8)))
+        server.route("/gone-b.png", .respond(status: 404, body: Array("no".utf8)))
+        var options = testOptions(folder)
+        options.archive = .webDataset(shardSize: 2)
+        // Shards of 2: [1, 2] [gone-a, gone-b] [3].
+        let items = ["/1.png", "/2.png", "/gone-a.png", "/gone-b.png", "/3.png"].map {
+            DownloadItem(url: server.url($0))
+        }
+        let first = try #require(summary(await collectEvents(Downloader(options: options), items)))
+        #expect(first.ok == 3 && first.failed == 2)
+        #expect(folder.names().filter { $0.hasSuffix(".tar") } == ["00000.tar", "00002.tar"])
+        let failed = folder.manifest().filter { $0.status == .failed }
+        #expect(failed.count == 2 && failed.allSatisfy { $0.archive == "00001.tar" && $0.name == nil })
+
+        let rerun = try #require(summary(await collectEvents(Downloader(options: options), items)))
+        #expect(rerun.skippedByReason == ["already-done": 3, "already-failed": 2])
+        #expect(server.requestCount("/gone-a.png") == 1 && server.requestCount("/gone-b.png") == 1)
+        #expect(folder.manifest().count == 5)
+    }
+
+    @Test("webDataset with keepsOriginal: KEY.original.EXT beside the thumbnail in the item's sample")
+    func webDatasetKeepsOriginal() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        for number in 0..<2 { server.route("/\(number).png", .respond(body: Bodies.png(seed: number))) }
+        var options = testOptions(folder)
+        options.archive = .webDataset(shardSize: 5)
+        options.processing = [.thumbnail(ThumbnailOptions(size: .box(4)))]
+        options.outputEncoding = .jpeg(quality: 80)
+        options.keepsOriginal = true
+        let items = (0..<2).map { DownloadItem(url: server.url("/\($0).png")) }
+        let final = try #require(summary(await collectEvents(Downloader(options: options), items)))
+        #expect(final.ok == 2)
+        #expect(
+            try Self.tarMembers(folder.url.appendingPathComponent("00000.tar").path) == [
+                "000000001.jpg", "000000001.original.png", "000000001.json",
+                "000000002.jpg", "000000002.original.png", "000000002.json",
+            ])
+        #expect(folder.names() == ["00000.tar", "manifest.jsonl"])
     }
 
     @Test("ComicBook.write: pages named by place, ComicInfo.xml escaped, nothing left but the book")

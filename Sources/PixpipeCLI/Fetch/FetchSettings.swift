@@ -201,6 +201,12 @@ struct FetchSettings: Sendable {
             if let groupBy, groupBy.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw .invalidValue(option: "--group-by", value: groupBy, expected: "a column name")
             }
+            if arguments.isSet("keep-original") {
+                // A comic reader shows every image of the book as a page: the original would be a second copy.
+                throw .inapplicableOption(
+                    "--keep-original",
+                    reason: "does not apply to --archive cbz: a comic reader would show each original as a page")
+            }
             return .comicBook(name: bookName(list: list), groupBy: groupBy?.lowercased())
         default: throw .invalidValue(option: "--archive", value: kind, expected: "webdataset or cbz")
         }

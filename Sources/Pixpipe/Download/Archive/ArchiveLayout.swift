@@ -8,10 +8,13 @@ public enum ArchiveLayout: Sendable, Hashable {
     /// WebDataset tar shards of `shardSize` items each, in list order: `00000.tar`, `00001.tar`... (with a
     /// ``DownloadOptions/shard`` `I/N`, `I-of-N-00000.tar`...). Each holds, per stored item, `KEY.EXT` (the
     /// stored image: as received, or its thumbnail or conversion) and `KEY.json` (its manifest record), where
-    /// `KEY` is the item's 1-based position in the list, nine digits. A shard is written whole under a
-    /// temporary name and renamed; the manifest records which shard holds each item (``ManifestRecord/archive``,
-    /// with ``ManifestRecord/name`` the member's name), and a rerun skips the items of every shard the
-    /// manifest names and the folder holds, and redoes the others.
+    /// `KEY` is the item's 1-based position in the list, nine digits; with ``DownloadOptions/keepsOriginal``,
+    /// also `KEY.original.EXT` (the image as received, in the same sample). A shard is written whole under a
+    /// temporary name and renamed, once all its items are settled; the next shard's items download meanwhile.
+    /// The manifest records which shard holds each item (``ManifestRecord/archive``, with
+    /// ``ManifestRecord/name`` the member's name), and a rerun skips the items of every shard the manifest
+    /// names and the folder holds, and redoes the others. A shard none of whose items was stored has no tar;
+    /// the manifest's records of it make it finished all the same, and the numbering of the others is kept.
     case webDataset(shardSize: Int)
     /// Comic book archives (`.cbz`: a zip of the pages and a `ComicInfo.xml`): one book `NAME.cbz` for the
     /// whole list, or with `groupBy` one per value of that list column (``DownloadItem/columns``), named by the
@@ -19,7 +22,8 @@ public enum ArchiveLayout: Sendable, Hashable {
     /// (`001.jpg`, `002.png`...); `ComicInfo.xml` holds the `series`, `number` and `title` columns of the
     /// book's first page where the list has them, and the page count. A book is written only when every page
     /// was stored, whole and renamed into place. The whole list is read before the first request, and
-    /// ``DownloadOptions/shard`` does not apply (a book is made by one process).
+    /// ``DownloadOptions/shard`` does not apply (a book is made by one process), nor does
+    /// ``DownloadOptions/keepsOriginal`` (a reader would show each original as a page of its own).
     ///
     /// ```swift
     /// options.archive = .comicBook(name: "comic", groupBy: "chapter")

@@ -37,4 +37,33 @@ enum ArchiveManifest {
         }
         guard fsync(descriptor) == 0 else { throw .write(path: path, operation: "fsync", code: errno) }
     }
+
+    /// Records each of `lineErrors` (the list's unusable lines) the manifest at `path` does not record yet as
+    /// a failed line, as a plain batch does; under a share `I/N` only share 0 does, so merged folders hold
+    /// each once.
+    static func record<Invalid: Sequence>(
+        lineErrors: Invalid, at path: String, share: Shard?
+    ) throws(DownloadError) where Invalid.Element == URLListError {
+        guard (share?.index ?? 0) == 0 else { return }
+        var recorded = Set<String>()
+        if let data = FileManager.default.contents(atPath: path) {
+            let decoder = JSONDecoder()
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                guard let record = try? decoder.decode(ManifestRecord.self, from: Data(line)), record.isLineError
+                else { continue }
+                recorded.insert(record.url)
+            }
+        }
+        var batch: [ManifestRecord] = []
+        for error in lineErrors {
+            let record = ManifestRecord(lineError: error)
+            guard recorded.insert(record.url).inserted else { continue }
+            batch.append(record)
+            if batch.count == 1000 {
+                try append(to: path, batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try append(to: path, batch)
+    }
 }

@@ -28,12 +28,16 @@ struct ComicBookBatch: Sendable {
         var pages: [Int] = []
     }
 
-    /// Runs `items` to the end or until stopped, sends `.stopped`, finishes the channel.
-    func run<Items: Sequence & Sendable>(_ items: Items) async -> DownloadSummary
-    where Items.Element == DownloadItem {
+    /// Records `invalidLines` as a plain batch does, runs `items` to the end or until stopped, sends
+    /// `.stopped`, finishes the channel.
+    func run<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
+        _ items: Items, invalidLines: Invalid
+    ) async -> DownloadSummary where Items.Element == DownloadItem, Invalid.Element == URLListError {
         defer { events.finish() }
         var summary = DownloadSummary()
         do throws(DownloadError) {
+            try createFolder()
+            try ArchiveManifest.record(lineErrors: invalidLines, at: manifestPath, share: nil)
             try await runBooks(Array(items), summary: &summary)
         } catch {
             if summary.stopReason == nil { summary.stopReason = .diskError(error.description) }
@@ -70,12 +74,15 @@ struct ComicBookBatch: Sendable {
         return (books, duplicates)
     }
 
-    private func runBooks(_ items: [DownloadItem], summary: inout DownloadSummary) async throws(DownloadError) {
+    private func createFolder() throws(DownloadError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw .write(path: directory.path, operation: "create the folder", code: EIO)
         }
+    }
+
+    private func runBooks(_ items: [DownloadItem], summary: inout DownloadSummary) async throws(DownloadError) {
         let (books, duplicates) = books(of: items)
         for index in duplicates {
             let record = ManifestRecord(
@@ -103,13 +110,7 @@ struct ComicBookBatch: Sendable {
             }
         }
         guard !pending.isEmpty else { return }
-        let staging = directory.appendingPathComponent(".pixpipe-staging").appendingPathComponent("cbz")
-        var inner = options
-        inner.outputDirectory = staging
-        inner.archive = nil
-        inner.shard = nil
-        inner.nameTemplate = nil
-        inner.manifestName = "manifest.jsonl"
+        let staged = StagedBatch(options: options, name: "cbz", events: events)
         // The inner list holds the pending books' pages; `positions` maps its indices back to the list's.
         let positions = pending.flatMap(\.pages).sorted()
         let innerItems = positions.map { index in
@@ -117,26 +118,12 @@ struct ComicBookBatch: Sendable {
                 url: items[index].url, name: ArchiveLayout.webDatasetKey(index: index), line: items[index].line)
         }
         var records: [Int: ManifestRecord] = [:]
-        var innerSummary: DownloadSummary?
-        for await event in Downloader(options: inner).run(innerItems) {
-            switch event {
-            case .started(let position, let url):
-                await events.send(.started(index: positions[position], url: url))
-            case .progress(let position, let received, let expected):
-                events.offer(.progress(index: positions[position], bytesReceived: received, bytesExpected: expected))
-            case .finished(let position, let record):
-                records[positions[position]] = record
-            case .hostPace(let change):
-                await events.send(.hostPace(change))
-            case .stopped(let stopped):
-                innerSummary = stopped
-            }
+        // A comic reader would show a kept original as a page of its own: books hold the stored images only.
+        let inner = try await staged.run(innerItems, keepsOriginal: false, index: { positions[$0] }) {
+            (index: Int, record: ManifestRecord) async throws(DownloadError) in records[index] = record
         }
-        for (host, delay) in innerSummary?.slowedHosts ?? [:] {
-            summary.slowedHosts[host] = max(summary.slowedHosts[host] ?? 0, delay)
-        }
-        if let reason = innerSummary?.stopReason ?? (Task.isCancelled ? .cancelled : nil) {
-            summary.stopReason = reason
+        if let stopped = staged.merge(inner, into: &summary) {
+            summary.stopReason = stopped
             return
         }
         var written: [(index: Int, record: ManifestRecord)] = []
@@ -164,13 +151,10 @@ struct ComicBookBatch: Sendable {
                 }
                 continue
             }
-            written += try write(book, items: items, records: records, staging: staging)
+            written += try write(book, items: items, records: records, staged: staged)
         }
         try ArchiveManifest.append(to: manifestPath, held + written.map(\.record))
-        if !unfinished {
-            try? FileManager.default.removeItem(at: staging)
-            rmdir(staging.deletingLastPathComponent().path)
-        }
+        if !unfinished { staged.remove() }
         for (index, record) in written {
             summary.add(record)
             await events.send(.finished(index: index, record: record))
@@ -179,21 +163,18 @@ struct ComicBookBatch: Sendable {
 
     /// Writes `book` from the staged pages; returns its pages' records as the manifest keeps them.
     private func write(
-        _ book: Book, items: [DownloadItem], records: [Int: ManifestRecord], staging: URL
+        _ book: Book, items: [DownloadItem], records: [Int: ManifestRecord], staged: StagedBatch
     ) throws(DownloadError) -> [(index: Int, record: ManifestRecord)] {
         let writer = try ArchiveFileWriter(path: directory.appendingPathComponent(book.file).path, format: .zipStored)
         let now = Int(Date().timeIntervalSince1970)
         var pages: [(index: Int, record: ManifestRecord)] = []
         // The staged files by key: a page an earlier run of the staged batch stored has a skip record, no name.
-        let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-        let stagedByKey = Dictionary(
-            staged.filter { !$0.hasPrefix(".") }.map { (String($0.prefix { $0 != "." }), $0) },
-            uniquingKeysWith: { first, _ in first })
+        let stagedByKey = staged.stagedNamesByKey().compactMapValues { $0.min() }
         for (number, index) in book.pages.enumerated() {
             guard var record = records[index] else { continue }
             let key = ArchiveLayout.webDatasetKey(index: index)
             let stored = (record.status == .ok ? record.name : nil) ?? stagedByKey[key] ?? key
-            let path = staging.appendingPathComponent(stored).path
+            let path = staged.staging.appendingPathComponent(stored).path
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw .write(path: path, operation: "read", code: ENOENT)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import PixpipeImage
+import PixpipeLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -9,23 +10,35 @@ import PixpipeImage
 
 /// Runs a batch into WebDataset shards (``ArchiveLayout/webDataset(shardSize:)``): the list, after this
 /// process's ``DownloadOptions/shard`` and without duplicate URLs, is cut into runs of `shardSize` items in
-/// list order; each run is downloaded by an ordinary batch into a hidden staging folder, packed into its tar
-/// (written whole, then renamed), recorded in the folder's manifest, and its staging folder removed.
+/// list order. All of them are downloaded by one ordinary batch into a hidden staging folder (so the
+/// transfers never drain at a shard's end: the next shard's items start while its last ones finish), and
+/// each shard, once every one of its items is settled, is packed into its tar (written whole, then renamed,
+/// members in list order), recorded in the folder's manifest, and its staged files removed.
 ///
-/// A shard is finished once the manifest names it and its tar is in the folder: a rerun reports its items
-/// skipped without a request. A shard cut short (killed, cancelled, a disk error) has no tar and no record
-/// and is redone from the start by the next run. Shards run one after another, so at most one is unfinished.
+/// A shard is finished once the manifest names it and its tar is in the folder (or, for a shard none of
+/// whose items was stored, once the manifest names it: it has no tar): a rerun reports its items skipped
+/// without a request. A shard cut short (killed, cancelled, a disk error) has no tar and no record and is
+/// redone from the start by the next run; shards after it may be finished.
 struct WebDatasetBatch: Sendable {
     let options: DownloadOptions
     let shardSize: Int
     let events: EventChannel
 
-    /// Runs `items` to the end or until stopped, sends `.stopped`, finishes the channel.
-    func run<Items: Sequence & Sendable>(_ items: Items) async -> DownloadSummary
-    where Items.Element == DownloadItem {
+    /// Records `invalidLines` as a plain batch does, runs `items` to the end or until stopped, sends
+    /// `.stopped`, finishes the channel.
+    func run<Items: Sequence & Sendable, Invalid: Sequence & Sendable>(
+        _ items: Items, invalidLines: Invalid
+    ) async -> DownloadSummary where Items.Element == DownloadItem, Invalid.Element == URLListError {
         defer { events.finish() }
         var summary = DownloadSummary()
         do throws(DownloadError) {
+            let directory = options.outputDirectory
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .write(path: directory.path, operation: "create the folder", code: EIO)
+            }
+            try ArchiveManifest.record(lineErrors: invalidLines, at: manifestPath, share: options.shard)
             try await runShards(items, summary: &summary)
         } catch {
             if summary.stopReason == nil { summary.stopReason = .diskError(error.description) }
@@ -43,42 +56,56 @@ struct WebDatasetBatch: Sendable {
     private func runShards<Items: Sequence & Sendable>(
         _ items: Items, summary: inout DownloadSummary
     ) async throws(DownloadError) where Items.Element == DownloadItem {
-        let directory = options.outputDirectory
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .write(path: directory.path, operation: "create the folder", code: EIO)
-        }
         removeLeftoverShards()
-        let finished = finishedShards()
-        var seen = Set<String>()
-        var chunk: [(index: Int, item: DownloadItem)] = []
-        var number = 0
-        for (index, item) in items.enumerated() {
-            if summary.stopReason != nil || Task.isCancelled { return }
-            let text = item.url.absoluteString
-            if let share = options.shard,
-                Shard.bucket(of: options.urlFingerprint(text).shardValue, count: share.count) != share.index
-            {
-                continue
-            }
-            guard seen.insert(text).inserted else {
-                let record = ManifestRecord(
-                    url: text, status: .skipped, error: "same URL as an earlier item of the list",
-                    errorKind: SkipReason.duplicate.shortName)
-                summary.add(record)
-                await events.send(.finished(index: index, record: record))
-                continue
-            }
-            chunk.append((index, item))
-            if chunk.count == max(1, shardSize) {
-                try await runShard(number, chunk, finished: finished, summary: &summary)
-                chunk.removeAll(keepingCapacity: true)
-                number += 1
-            }
+        let size = max(1, shardSize)
+        let ledger = ShardLedger()
+        let feed = ShardFeed(
+            items: items, options: options, shardSize: size, finished: finishedShards(), ledger: ledger)
+        // One staging folder per share: shares may fill one folder at once.
+        let stem = (ArchiveLayout.webDatasetShardName(0, share: options.shard) as NSString).deletingPathExtension
+        let staged = StagedBatch(options: options, name: stem.dropLast(5) + "webdataset", events: events)
+        // Whatever an unfinished run left there is redone.
+        staged.clear()
+        var records: [Int: [Int: ManifestRecord]] = [:]
+        let inner = try await staged.run(
+            feed, keepsOriginal: true, index: { ledger.listIndex(at: $0) }
+        ) { (index: Int, record: ManifestRecord) async throws(DownloadError) in
+            await report(ledger.takeReports(), into: &summary)
+            let number = ledger.shard(of: index)
+            records[number, default: [:]][index] = record
+            try await packReady(ledger, records: &records, staged: staged, summary: &summary)
         }
-        if !chunk.isEmpty, summary.stopReason == nil, !Task.isCancelled {
-            try await runShard(number, chunk, finished: finished, summary: &summary)
+        await report(ledger.takeReports(), into: &summary)
+        if let stopped = staged.merge(inner, into: &summary) {
+            // Cut short: the shards not yet settled get no tar and no record; the next run redoes them.
+            summary.stopReason = stopped
+            return
+        }
+        try await packReady(ledger, records: &records, staged: staged, summary: &summary)
+        staged.remove()
+    }
+
+    /// Reports the skips the feed decided (duplicates, items of finished shards).
+    private func report(_ reports: [(index: Int, record: ManifestRecord)], into summary: inout DownloadSummary) async {
+        guard !reports.isEmpty else { return }
+        for (_, record) in reports { summary.add(record) }
+        await events.send(contentsOf: reports.map { DownloadEvent.finished(index: $0.index, record: $0.record) })
+    }
+
+    /// Packs, records and reports each shard whose items are all assigned and settled.
+    private func packReady(
+        _ ledger: ShardLedger, records: inout [Int: [Int: ManifestRecord]], staged: StagedBatch,
+        summary: inout DownloadSummary
+    ) async throws(DownloadError) {
+        for (number, members) in ledger.closedShards() {
+            guard let settled = records[number], settled.count == members.count else { continue }
+            let name = ArchiveLayout.webDatasetShardName(number, share: options.shard)
+            let packed = try pack(members, records: settled, staged: staged, into: name)
+            try ArchiveManifest.append(to: manifestPath, packed.map(\.record))
+            ledger.remove(number)
+            records[number] = nil
+            for (_, record) in packed { summary.add(record) }
+            await events.send(contentsOf: packed.map { DownloadEvent.finished(index: $0.index, record: $0.record) })
         }
     }
 
@@ -99,113 +126,64 @@ struct WebDatasetBatch: Sendable {
         }
     }
 
-    /// The shards the manifest records and the folder holds, with the status of each URL in them.
+    /// The shards finished: those the manifest records and the folder holds, and those it records with no
+    /// item stored (they have no tar), with the status of each URL in them.
     private func finishedShards() -> [String: [String: ManifestRecord.Status]] {
         var shards: [String: [String: ManifestRecord.Status]] = [:]
         for record in ArchiveManifest.archivedRecords(at: manifestPath) {
             shards[record.archive ?? "", default: [:]][record.url] = record.status
         }
         let directory = options.outputDirectory.path
-        return shards.filter { FileManager.default.fileExists(atPath: "\(directory)/\($0.key)") }
-    }
-
-    /// Downloads, packs and records the shard `number` holding `chunk`, or reports it skipped when finished.
-    private func runShard(
-        _ number: Int, _ chunk: [(index: Int, item: DownloadItem)],
-        finished: [String: [String: ManifestRecord.Status]], summary: inout DownloadSummary
-    ) async throws(DownloadError) {
-        let name = ArchiveLayout.webDatasetShardName(number, share: options.shard)
-        if let done = finished[name] {
-            var skips: [DownloadEvent] = []
-            for (index, item) in chunk {
-                let text = item.url.absoluteString
-                let failed = done[text] == .failed
-                let record = ManifestRecord(
-                    url: text, status: .skipped,
-                    error: failed ? "failed in an earlier run" : "in the finished shard \(name)",
-                    errorKind: (failed ? SkipReason.alreadyFailed : SkipReason.alreadyDone).shortName, archive: name)
-                summary.add(record)
-                skips.append(.finished(index: index, record: record))
-            }
-            await events.send(contentsOf: skips)
-            return
-        }
-        let staging = options.outputDirectory.appendingPathComponent(".pixpipe-staging")
-            .appendingPathComponent((name as NSString).deletingPathExtension)
-        // Whatever an unfinished run left there is redone.
-        try? FileManager.default.removeItem(at: staging)
-        var inner = options
-        inner.outputDirectory = staging
-        inner.archive = nil
-        inner.shard = nil
-        inner.nameTemplate = nil
-        inner.manifestName = "manifest.jsonl"
-        let items = chunk.map {
-            DownloadItem(url: $0.item.url, name: ArchiveLayout.webDatasetKey(index: $0.index), line: $0.item.line)
-        }
-        var records: [Int: ManifestRecord] = [:]
-        var innerSummary: DownloadSummary?
-        for await event in Downloader(options: inner).run(items) {
-            switch event {
-            case .started(let position, let url):
-                await events.send(.started(index: chunk[position].index, url: url))
-            case .progress(let position, let received, let expected):
-                events.offer(.progress(index: chunk[position].index, bytesReceived: received, bytesExpected: expected))
-            case .finished(let position, let record):
-                records[position] = record
-            case .hostPace(let change):
-                await events.send(.hostPace(change))
-            case .stopped(let stopped):
-                innerSummary = stopped
-            }
-        }
-        for (host, delay) in innerSummary?.slowedHosts ?? [:] {
-            summary.slowedHosts[host] = max(summary.slowedHosts[host] ?? 0, delay)
-        }
-        if let reason = innerSummary?.stopReason ?? (Task.isCancelled ? .cancelled : nil) {
-            // Cut short: no tar, no record; the next run redoes the shard.
-            summary.stopReason = reason
-            return
-        }
-        let packed = try pack(chunk, records: records, from: staging, into: name)
-        try ArchiveManifest.append(to: manifestPath, packed.map(\.record))
-        try? FileManager.default.removeItem(at: staging)
-        rmdir(staging.deletingLastPathComponent().path)  // only when no other shard is staged there
-        for (index, record) in packed {
-            summary.add(record)
-            await events.send(.finished(index: index, record: record))
+        return shards.filter {
+            FileManager.default.fileExists(atPath: "\(directory)/\($0.key)") || !$0.value.values.contains(.ok)
         }
     }
 
-    /// Writes the tar `name` from the records' stored files in `staging`, in list order; returns the records
-    /// as the folder's manifest keeps them (``ManifestRecord/archive`` set, ``ManifestRecord/name`` the member).
+    /// Writes the tar `name` from the staged files of `members` (list indices, in list order), then removes
+    /// them; returns the records as the folder's manifest keeps them (``ManifestRecord/archive`` set,
+    /// ``ManifestRecord/name`` the member). A shard with no item stored gets no tar.
     private func pack(
-        _ chunk: [(index: Int, item: DownloadItem)], records: [Int: ManifestRecord], from staging: URL,
-        into name: String
+        _ members: [Int], records: [Int: ManifestRecord], staged: StagedBatch, into name: String
     ) throws(DownloadError) -> [(index: Int, record: ManifestRecord)] {
-        let writer = try ArchiveFileWriter(
-            path: options.outputDirectory.appendingPathComponent(name).path, format: .tar)
+        let stored = members.contains { records[$0]?.status == .ok }
+        let path = options.outputDirectory.appendingPathComponent(name).path
+        let writer = stored ? try ArchiveFileWriter(path: path, format: .tar) : nil
+        let files = staged.stagedNamesByKey()
         let now = Int(Date().timeIntervalSince1970)
         var packed: [(index: Int, record: ManifestRecord)] = []
-        for (position, entry) in chunk.enumerated() {
-            guard var record = records[position] else { continue }
+        for index in members {
+            guard var record = records[index] else { continue }
             record.archive = name
-            if record.status == .ok, let stored = record.name {
-                let path = staging.appendingPathComponent(stored).path
-                guard let bytes = FileManager.default.contents(atPath: path) else {
-                    throw .write(path: path, operation: "read", code: errno == 0 ? EIO : errno)
+            let key = ArchiveLayout.webDatasetKey(index: index)
+            if let writer, record.status == .ok, let image = record.name {
+                try writer.add(name: image, bytes: try read(image, from: staged), modified: now)
+                // A kept original, `KEY.original.EXT`: a WebDataset reader puts it in the item's sample.
+                for original in (files[key] ?? []).sorted() where original.hasPrefix(key + ".original.") {
+                    try writer.add(name: original, bytes: try read(original, from: staged), modified: now)
                 }
-                try writer.add(name: stored, bytes: bytes, modified: now)
                 var line = record.jsonLine
                 line.removeLast()  // the line feed
-                try writer.add(
-                    name: "\(ArchiveLayout.webDatasetKey(index: entry.index)).json", bytes: line, modified: now)
+                try writer.add(name: "\(key).json", bytes: line, modified: now)
             } else {
                 record.name = nil
             }
-            packed.append((entry.index, record))
+            packed.append((index, record))
         }
-        try writer.finish()
+        try writer?.finish()
+        for index in members {
+            for file in files[ArchiveLayout.webDatasetKey(index: index)] ?? [] {
+                unlink(staged.staging.appendingPathComponent(file).path)
+            }
+        }
         return packed
+    }
+
+    /// The staged file `name`.
+    private func read(_ name: String, from staged: StagedBatch) throws(DownloadError) -> Data {
+        let path = staged.staging.appendingPathComponent(name).path
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw .write(path: path, operation: "read", code: errno == 0 ? EIO : errno)
+        }
+        return bytes
     }
 }

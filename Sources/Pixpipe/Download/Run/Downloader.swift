@@ -75,14 +75,13 @@ public final class Downloader: Sendable {
     ) -> DownloadEvents where Items.Element == DownloadItem, Invalid.Element == URLListError {
         let channel = EventChannel(capacity: 256)
         if case .webDataset(let shardSize) = options.archive {
-            // Each shard runs an ordinary batch of its own; the list's bad lines are the reader's to report.
             let batch = WebDatasetBatch(options: options, shardSize: shardSize, events: channel)
-            let task = Task { await batch.run(items) }
+            let task = Task { await batch.run(items, invalidLines: invalidLines) }
             return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
         }
         if case .comicBook(let name, let groupBy) = options.archive {
             let batch = ComicBookBatch(options: options, bookName: name, groupColumn: groupBy, events: channel)
-            let task = Task { await batch.run(items) }
+            let task = Task { await batch.run(items, invalidLines: invalidLines) }
             return DownloadEvents(lease: DownloadLease(channel: channel, task: task))
         }
         let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -30,7 +30,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     /// bytes' fault whichever step decoded them (a thumbnail decodes too), so it is ``decoding(_:url:)``.
     public init(_ error: ImageProcessingError, url: URL) {
         switch error {
-        case .decoding(let error), .thumbnail(.decoding(let error)): self = .decoding(error, url: url)
+        case .decoding(let error): self = .decoding(error, url: url)
         default: self = .processing(error, url: url)
         }
     }
@@ -103,8 +103,10 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .fetch(let error): error.description
         case .decoding(let error, let url): "\(url.absoluteString): \(error)"
-        case .processing(.thumbnail(let error), let url): "cannot thumbnail \(url.absoluteString): \(error)"
-        case .processing(.color(let error), let url): "cannot convert the colours of \(url.absoluteString): \(error)"
+        case .processing(let error, let url) where error.isThumbnailRefusal:
+            "cannot thumbnail \(url.absoluteString): \(error)"
+        case .processing(let error, let url) where error.isColorConversion:
+            "cannot convert the colours of \(url.absoluteString): \(error)"
         case .processing(let error, let url): "cannot process \(url.absoluteString): \(error)"
         case .cancelled(let url): "\(url.absoluteString): cancelled"
         }

@@ -11,7 +11,7 @@ enum BenchError: Error, CustomStringConvertible {
     /// Encoding failed.
     case encoding(ImageEncodingError)
     /// The processing step failed.
-    case processing(GeometryError)
+    case processing(ImageProcessingError)
     /// The image pipeline failed to load an image, or its test server could not start.
     case pipeline(String)
 

@@ -96,7 +96,7 @@ enum Benchmarks {
         let height = max(1, Int((Double(image.height) * arguments.scale).rounded()))
         let stopwatch = Stopwatch(warmups: arguments.warmups, repetitions: arguments.repetitions)
         let seconds = try stopwatch.measure { () throws(BenchError) in
-            do throws(GeometryError) {
+            do throws(ImageProcessingError) {
                 _ = try image.resized(width: width, height: height, filter: .lanczos3)
             } catch {
                 throw .processing(error)

@@ -44,11 +44,11 @@ struct DownloadErrorTests {
         let truncated = ImageDecodingError.truncated(format: .jpeg, reason: "cut")
         let cases: [(ImageProcessingError, ImageLoadError)] = [
             (.decoding(truncated), .decoding(truncated, url: url)),
-            (.thumbnail(.decoding(truncated)), .decoding(truncated, url: url)),
-            (.thumbnail(.invalidSize(.box(0))), .processing(.thumbnail(.invalidSize(.box(0))), url: url)),
+            (.invalidThumbnailSize(.box(0)), .processing(.invalidThumbnailSize(.box(0)), url: url)),
+            (.invalidSize(width: 0, height: 1), .processing(.invalidSize(width: 0, height: 1), url: url)),
             (
-                .geometry(.invalidSize(width: 0, height: 1)),
-                .processing(.geometry(.invalidSize(width: 0, height: 1)), url: url)
+                .colorTransformFailed(reason: "no"),
+                .processing(.colorTransformFailed(reason: "no"), url: url)
             ),
         ]
         for (processing, load) in cases {
@@ -58,7 +58,18 @@ struct DownloadErrorTests {
             #expect(DownloadError(processing, url: url).description == load.description)
         }
         #expect(DownloadError(.decoding(truncated), url: url).isRetryableContent)
-        #expect(!DownloadError(.thumbnail(.invalidSize(.box(0))), url: url).isRetryableContent)
+        #expect(!DownloadError(.invalidThumbnailSize(.box(0)), url: url).isRetryableContent)
+        // The message still says which step refused the item.
+        #expect(
+            ImageLoadError(.sourceTooLarge(width: 9, height: 9, limit: 8), url: url).description.hasPrefix(
+                "cannot thumbnail"))
+        #expect(
+            ImageLoadError(.invalidColorProfile(reason: "x"), url: url).description.hasPrefix(
+                "cannot convert the colours"))
+        #expect(
+            ImageLoadError(
+                .emptyCrop(PixelRect(x: 9, y: 9, width: 1, height: 1), imageWidth: 2, imageHeight: 2), url: url
+            ).description.hasPrefix("cannot process"))
         #expect(ImageLoadError.cancelled(url: url).shortName == "cancelled")
         #expect(DownloadError.load(.cancelled(url: url)).shortName == "cancelled")
         #expect(DownloadError.isRunFailure(shortName: DownloadError.load(.cancelled(url: url)).shortName))
@@ -76,12 +87,14 @@ struct DownloadErrorTests {
                 == "too-large-source")
         #expect(
             DownloadError.processing(.invalidSize(width: 0, height: 0), url: url)
-                == .load(.processing(.geometry(.invalidSize(width: 0, height: 0)), url: url)))
+                == .load(.processing(.invalidSize(width: 0, height: 0), url: url)))
+        #expect(DownloadError.manifestNotRegularFile(path: "m").shortName == "unsafe-manifest")
         #expect(DownloadError.cancelled(url: url) == .load(.cancelled(url: url)))
         let status = HTTPError.httpStatus(code: 404, url: url, bodyPrefix: "")
         #expect(DownloadError.fetch(status) == .load(.fetch(status)))
         #expect(DownloadError.fetch(status).shortName == "http-status")
         // The former type names still compile, as aliases of the new ones.
         #expect(FetchError.self == HTTPError.self && ImagePipelineError.self == ImageLoadError.self)
+        #expect(FolderVerificationError.self == DownloadError.self)
     }
 }

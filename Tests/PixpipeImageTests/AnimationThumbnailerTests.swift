@@ -41,7 +41,7 @@ struct AnimationThumbnailerTests {
         #expect(throws: ImageDecodingError.tooManyFrames(count: 3, limit: 2)) { try limited.thumbnail(data: animation) }
 
         let empty = AnimationThumbnailer(options: ThumbnailOptions(size: .box(0)), encoding: .webpLossless)
-        #expect(throws: ThumbnailError.invalidSize(.box(0))) { try empty.thumbnail(data: animation) }
+        #expect(throws: ImageProcessingError.invalidThumbnailSize(.box(0))) { try empty.thumbnail(data: animation) }
 
         let notAnImage = AnimationThumbnailer(options: ThumbnailOptions(), encoding: .webpLossless)
         #expect(throws: ImageDecodingError.unsupportedFormat(recognized: .text)) {

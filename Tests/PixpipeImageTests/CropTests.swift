@@ -28,7 +28,7 @@ import Testing
         PixelRect(x: Int.max, y: Int.max, width: Int.max, height: Int.max),
     ])
     func throwsWhenNothingOverlaps(rect: PixelRect) {
-        #expect(throws: GeometryError.emptyCrop(rect, imageWidth: 4, imageHeight: 3)) {
+        #expect(throws: ImageProcessingError.emptyCrop(rect, imageWidth: 4, imageHeight: 3)) {
             try Self.grid.cropped(to: rect)
         }
     }
@@ -37,7 +37,7 @@ import Testing
         let everything = PixelRect(x: -10, y: 1, width: Int.max, height: Int.max)
         #expect(try Self.grid.cropped(to: everything).pixels == [10, 11, 12, 13, 20, 21, 22, 23])
         let endsLeftOfTheImage = PixelRect(x: Int.min, y: 0, width: Int.max, height: 1)
-        #expect(throws: GeometryError.emptyCrop(endsLeftOfTheImage, imageWidth: 4, imageHeight: 3)) {
+        #expect(throws: ImageProcessingError.emptyCrop(endsLeftOfTheImage, imageWidth: 4, imageHeight: 3)) {
             try Self.grid.cropped(to: endsLeftOfTheImage)
         }
     }

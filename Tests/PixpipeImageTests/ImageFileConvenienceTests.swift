@@ -138,7 +138,9 @@ struct ImageFileConvenienceTests {
         #expect(try small.resized(toFit: ImageSize(width: 100, height: 100)) == small)
         let enlarged = try small.resized(toFit: ImageSize(width: 100, height: 100), allowsUpscaling: true)
         #expect(enlarged.width == 100 && enlarged.height == 75)
-        let error = #expect(throws: GeometryError.self) { try small.resized(toFit: ImageSize(width: 0, height: 10)) }
+        let error = #expect(throws: ImageProcessingError.self) {
+            try small.resized(toFit: ImageSize(width: 0, height: 10))
+        }
         #expect(error == .invalidSize(width: 0, height: 10))
     }
 }

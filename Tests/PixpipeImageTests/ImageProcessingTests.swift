@@ -111,13 +111,13 @@ struct ImageProcessingTests {
     @Test("Errors keep the failing stage")
     func errorsKeepTheStage() {
         let image = SyntheticImages.smooth(width: 8, height: 8, format: .rgb8)
-        #expect(throws: ImageProcessingError.geometry(.invalidSize(width: 0, height: 8))) {
+        #expect(throws: ImageProcessingError.invalidSize(width: 0, height: 8)) {
             try ImageProcessors.Resize(width: 0, height: 8).process(image)
         }
         #expect(throws: ImageProcessingError.decoding(.unsupportedFormat())) {
             try ImageProcessors.Orientation().process(data: Data([1, 2, 3]), options: DecodeOptions())
         }
-        #expect(throws: ImageProcessingError.thumbnail(.decoding(.unsupportedFormat()))) {
+        #expect(throws: ImageProcessingError.decoding(.unsupportedFormat())) {
             try ImageProcessors.Thumbnail(.init()).process(data: Data([1, 2, 3]), options: DecodeOptions())
         }
     }

@@ -118,9 +118,13 @@ import Testing
 
     @Test func rejectsInvalidSizesAndKeepsTheSameSize() throws {
         let image = SyntheticImages.smooth(width: 8, height: 8, format: .rgb8)
-        #expect(throws: GeometryError.invalidSize(width: 0, height: 4)) { try image.resized(width: 0, height: 4) }
-        #expect(throws: GeometryError.invalidSize(width: 4, height: -1)) { try image.resized(width: 4, height: -1) }
-        #expect(throws: GeometryError.invalidSize(width: Int.max, height: 2)) {
+        #expect(throws: ImageProcessingError.invalidSize(width: 0, height: 4)) {
+            try image.resized(width: 0, height: 4)
+        }
+        #expect(throws: ImageProcessingError.invalidSize(width: 4, height: -1)) {
+            try image.resized(width: 4, height: -1)
+        }
+        #expect(throws: ImageProcessingError.invalidSize(width: Int.max, height: 2)) {
             try image.resized(width: Int.max, height: 2)
         }
         #expect(try image.resized(width: 8, height: 8) == image)

@@ -50,7 +50,7 @@ struct ThumbnailFileTests {
             #expect {
                 try Thumbnailer(.init(size: .box(50))).thumbnail(contentsOfFile: path)
             } throws: { error in
-                guard case .decoding(let decoding) = error as? ThumbnailError else { return false }
+                guard case .decoding(let decoding) = error as? ImageProcessingError else { return false }
                 switch decoding {
                 case .truncated, .corrupt: return true
                 default: return false
@@ -70,22 +70,22 @@ struct ThumbnailFileTests {
         #expect {
             try Thumbnailer().thumbnail(contentsOfFile: missing)
         } throws: { error in
-            guard case .decoding(.unreadable(let path, _)) = error as? ThumbnailError else { return false }
+            guard case .decoding(.unreadable(let path, _)) = error as? ImageProcessingError else { return false }
             return path == missing
         }
         #expect {
             try Thumbnailer().thumbnail(contentsOfFile: folder.url.path)
         } throws: { error in
-            guard case .decoding(.unreadable) = error as? ThumbnailError else { return false }
+            guard case .decoding(.unreadable) = error as? ImageProcessingError else { return false }
             return true
         }
         let png = try folder.write(try Self.encodedSamples()[0].bytes, to: "big.png")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int)
-        #expect(throws: ThumbnailError.decoding(.inputTooLarge(bytes: size, limit: 1000))) {
+        #expect(throws: ImageProcessingError.decoding(.inputTooLarge(bytes: size, limit: 1000))) {
             try Thumbnailer(.init(byteLimit: 1000)).thumbnail(contentsOfFile: png)
         }
         let text = try folder.write(Data("not an image".utf8), to: "notes.png")
-        #expect(throws: ThumbnailError.decoding(.unsupportedFormat(recognized: .text))) {
+        #expect(throws: ImageProcessingError.decoding(.unsupportedFormat(recognized: .text))) {
             try Thumbnailer().thumbnail(contentsOfFile: text)
         }
     }

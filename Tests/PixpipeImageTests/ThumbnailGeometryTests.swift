@@ -50,7 +50,7 @@ struct ThumbnailGeometryTests {
 
     @Test(arguments: [ThumbnailOptions.Size.box(0), .box(width: 10, height: -1), .width(0), .height(-5)])
     func invalidSizesAreRefused(_ size: ThumbnailOptions.Size) {
-        #expect(throws: ThumbnailError.invalidSize(size)) {
+        #expect(throws: ImageProcessingError.invalidThumbnailSize(size)) {
             try ThumbnailGeometry(sourceWidth: 10, sourceHeight: 10, options: .init(size: size))
         }
     }

@@ -10,7 +10,7 @@ public func fuzzThumbnail(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 /// Thumbnails any bytes, both from a decoded image and straight from the bytes.
 ///
 /// The first input bytes choose the thumbnail options, so the fuzzer explores sizes and filters along
-/// with the picture. Every input must end in an image or a ``ThumbnailError``.
+/// with the picture. Every input must end in an image or a ``ImageProcessingError``.
 #if !PIXPIPE_FUZZING
     @main
 #endif

@@ -23,11 +23,9 @@ struct BatchFailure: Error, Sendable, Hashable {
         message = String(describing: error)
         kind =
             switch error {
-            case let error as ThumbnailError: error.shortName
+            case let error as ImageProcessingError: error.shortName
             case let error as ImageDecodingError: error.shortName
             case let error as ImageEncodingError: error.shortName
-            case let error as ImageProcessingError: error.shortName
-            case let error as ImageColorError: error.shortName
             case is OutputWriteError: "write"
             case is FrameOutOfRange: Self.frameOutOfRangeKind
             default: "error"

@@ -12,14 +12,8 @@ enum LenientHint {
     static func applies(to error: any Error) -> Bool {
         switch error {
         case let error as ImageDecodingError: applies(to: error)
-        case let error as ThumbnailError:
-            if case .decoding(let decoding) = error { applies(to: decoding) } else { false }
         case let error as ImageProcessingError:
-            switch error {
-            case .decoding(let decoding): applies(to: decoding)
-            case .thumbnail(let thumbnail): applies(to: thumbnail as any Error)
-            default: false
-            }
+            if case .decoding(let decoding) = error { applies(to: decoding) } else { false }
         default: false
         }
     }

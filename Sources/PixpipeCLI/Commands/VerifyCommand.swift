@@ -28,7 +28,7 @@ struct VerifyCommand: Command {
         guard arguments.positionals.count == 1 else { throw .unexpectedArgument(arguments.positionals[1]) }
         let json = arguments.isSet("json")
         let verification: FolderVerification
-        do throws(FolderVerificationError) {
+        do throws(DownloadError) {
             verification = try FolderVerifier.verify(folder: URL(fileURLWithPath: folder))
         } catch {
             console.error(error.description, context: "verify")
@@ -114,7 +114,7 @@ private struct VerifyFailureRecord: Encodable {
     let error: String
     let errorKind: String
 
-    init(_ failure: FolderVerificationError) {
+    init(_ failure: DownloadError) {
         error = failure.description
         errorKind = failure.shortName
     }

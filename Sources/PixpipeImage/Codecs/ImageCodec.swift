@@ -57,7 +57,7 @@ protocol ImageCodec: Sendable {
     func verify(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> ImageInfo
 
     /// The thumbnail `thumbnailer` asks for, decoding no more of `source` than it needs.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image
 
     /// A frame-by-frame decoder over `data`; the default decodes a still image as one frame. Animated
     /// codecs read the canvas, frame count and loop count from the header here, before any frame.
@@ -113,8 +113,8 @@ extension ImageCodec {
 
     /// The header's plan first (so the source limit refuses a huge image before any decode), then a full
     /// decode under the pixel limit, resized by the thumbnailer.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
-        try source.withBytes { (bytes) throws(ThumbnailError) in
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
+        try source.withBytes { (bytes) throws(ImageProcessingError) in
             let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try self.info(bytes) }
             let plan = try thumbnailer.plan(for: info)
             let image = try Thumbnailer.decoding { () throws(ImageDecodingError) in

@@ -32,8 +32,8 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// and transfer curve, or a gray profile with sRGB's curve. Converting them to sRGB changes nothing.
     public let isSRGB: Bool
 
-    /// Parses ICC bytes; bytes Little CMS refuses are ``ImageColorError/invalidProfile(reason:)``.
-    public init(iccData: [UInt8]) throws(ImageColorError) {
+    /// Parses ICC bytes; bytes Little CMS refuses are ``ImageProcessingError/invalidColorProfile(reason:)``.
+    public init(iccData: [UInt8]) throws(ImageProcessingError) {
         let profile = try LCMSProfile(iccData: iccData)
         self.iccData = iccData
         colorSpace = profile.colorSpace

@@ -18,7 +18,7 @@ final class ColorTransform: @unchecked Sendable {
     init(
         from source: LCMSProfile, format inputFormat: LCMSPixelType, to target: LCMSProfile,
         format outputFormat: LCMSPixelType, intent: RenderingIntent, blackPointCompensation: Bool
-    ) throws(ImageColorError) {
+    ) throws(ImageProcessingError) {
         var flags = UInt32(cmsFLAGS_NOCACHE)
         if inputFormat.hasExtraChannel { flags |= UInt32(cmsFLAGS_COPY_ALPHA) }
         if blackPointCompensation { flags |= UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) }
@@ -27,7 +27,7 @@ final class ColorTransform: @unchecked Sendable {
                 source.handle, inputFormat.code, target.handle, outputFormat.code, intent.lcmsCode, flags)
         }
         guard let handle = created.result else {
-            throw .transformFailed(reason: created.message ?? "Little CMS could not link the two profiles")
+            throw .colorTransformFailed(reason: created.message ?? "Little CMS could not link the two profiles")
         }
         self.handle = handle
         inputBytesPerPixel = inputFormat.bytesPerPixel

@@ -40,7 +40,7 @@ package enum ColorTransformCache {
     }
 
     /// The parsed profile of `iccData`, parsed once.
-    static func profile(_ iccData: [UInt8]) throws(ImageColorError) -> ColorProfile {
+    static func profile(_ iccData: [UInt8]) throws(ImageProcessingError) -> ColorProfile {
         if let known = state.withLock({ $0.profiles[iccData] }) { return known }
         let parsed = try ColorProfile(iccData: iccData)
         state.withLock { state in
@@ -54,14 +54,14 @@ package enum ColorTransformCache {
     static func transform(
         from source: ColorProfile, format inputFormat: LCMSPixelType, to target: ColorProfile,
         format outputFormat: LCMSPixelType, options: ColorConversionOptions
-    ) throws(ImageColorError) -> ColorTransform {
+    ) throws(ImageProcessingError) -> ColorTransform {
         let key = Key(
             source: source.iccData, target: target.iccData, inputFormat: inputFormat.code,
             outputFormat: outputFormat.code, intent: options.intent,
             blackPointCompensation: options.blackPointCompensation)
         // Built under the lock: threads converting the first images of one folder at once would otherwise
         // each build the same transform. Building takes about a millisecond and runs no caller code.
-        return try state.withLock { (state) throws(ImageColorError) -> ColorTransform in
+        return try state.withLock { (state) throws(ImageProcessingError) -> ColorTransform in
             if let known = state.transforms[key] { return known }
             let transform = try ColorTransform(
                 from: LCMSProfile(iccData: source.iccData), format: inputFormat,

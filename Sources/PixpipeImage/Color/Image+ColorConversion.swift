@@ -16,7 +16,7 @@ extension Image {
     /// ```
     public func converted(
         toColorSpace target: ColorSpace, options: ColorConversionOptions = .init()
-    ) throws(ImageColorError) -> Image {
+    ) throws(ImageProcessingError) -> Image {
         // The common case first, with no profile looked at or built: untagged to sRGB changes nothing.
         if case .sRGB = target, metadata.iccProfile == nil, try colorProfile() == nil { return self }
         let source = try effectiveColorProfile()
@@ -57,12 +57,12 @@ extension Image {
     /// The image's colour profile: the embedded one, one named by AVIF colour code points (Display P3), one
     /// made from PNG `gAMA` and `cHRM`, or `nil` when nothing says anything but sRGB (a PNG `sRGB` chunk
     /// says sRGB whatever the others say).
-    public func colorProfile() throws(ImageColorError) -> ColorProfile? {
+    public func colorProfile() throws(ImageProcessingError) -> ColorProfile? {
         if let bytes = metadata.iccProfile {
             let profile = try ColorTransformCache.profile(bytes)
             let expected: ColorProfile.Space = pixelFormat.layout.isColor ? .rgb : .gray
             guard profile.colorSpace == expected else {
-                throw .unsupportedProfile(
+                throw .unsupportedColorProfile(
                     colorSpace: profile.colorSpace.rawValue,
                     reason: "the image has \(pixelFormat.layout.rawValue) pixels")
             }
@@ -75,13 +75,13 @@ extension Image {
     }
 
     /// The profile the pixels are in, sRGB (or sRGB gray) when nothing says otherwise.
-    private func effectiveColorProfile() throws(ImageColorError) -> ColorProfile {
+    private func effectiveColorProfile() throws(ImageProcessingError) -> ColorProfile {
         if let profile = try colorProfile() { return profile }
         return pixelFormat.layout.isColor ? .sRGB : .sRGBGray
     }
 
     /// The profile the result is in: `target`, or its gray counterpart for a gray image.
-    private func outputProfile(for target: ColorProfile) throws(ImageColorError) -> ColorProfile {
+    private func outputProfile(for target: ColorProfile) throws(ImageProcessingError) -> ColorProfile {
         switch target.colorSpace {
         case .gray:
             return target
@@ -91,7 +91,7 @@ extension Image {
             if target == .adobeRGB { return .adobeRGBGray }
             return target
         default:
-            throw .unsupportedProfile(colorSpace: target.colorSpace.rawValue, reason: "only RGB or gray targets")
+            throw .unsupportedColorProfile(colorSpace: target.colorSpace.rawValue, reason: "only RGB or gray targets")
         }
     }
 }

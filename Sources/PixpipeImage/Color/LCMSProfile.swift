@@ -12,16 +12,16 @@ final class LCMSProfile {
         self.handle = handle
     }
 
-    /// Parses ICC bytes; a profile lcms2 refuses is ``ImageColorError/invalidProfile(reason:)``.
-    convenience init(iccData: [UInt8]) throws(ImageColorError) {
+    /// Parses ICC bytes; a profile lcms2 refuses is ``ImageProcessingError/invalidColorProfile(reason:)``.
+    convenience init(iccData: [UInt8]) throws(ImageProcessingError) {
         guard !iccData.isEmpty, iccData.count <= Int(UInt32.max) else {
-            throw .invalidProfile(reason: "profile is empty or over 4 GB")
+            throw .invalidColorProfile(reason: "profile is empty or over 4 GB")
         }
         let opened = LCMS.call {
             iccData.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
         }
         guard let handle = opened.result else {
-            throw .invalidProfile(reason: opened.message ?? "Little CMS could not read the profile")
+            throw .invalidColorProfile(reason: opened.message ?? "Little CMS could not read the profile")
         }
         self.init(owning: handle)
     }

@@ -19,6 +19,9 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case inputTooLarge(bytes: Int, limit: Int)
     /// The file could not be read.
     case unreadable(path: String, reason: String)
+    /// A JPEG XL file holds no JPEG reconstruction data, so ``JPEGXL/reconstructedJPEG(from:pixelLimit:)``
+    /// has no JPEG to rebuild (the file was not made from a JPEG losslessly).
+    case noJPEGReconstructionData
 
     /// The reason of ``unreadable(path:reason:)`` when the path names a folder where a file was expected.
     public static let isAFolder = "is a folder, not a file"
@@ -39,6 +42,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
             "animation too large: \(frames) frames of \(width)x\(height) is over the limit of \(limit) pixels"
         case .inputTooLarge(let bytes, let limit): "input too large: \(bytes) bytes is over the limit of \(limit)"
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .noJPEGReconstructionData: "the JPEG XL file holds no JPEG reconstruction data"
         }
     }
 }
@@ -46,7 +50,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
 extension ImageDecodingError {
     /// A stable short name of the case, for manifests, JSON output and summaries: `not-an-image`,
     /// `corrupt-image`, `truncated-image`, `unsupported-image`, `too-large-image`, `input-too-large`,
-    /// `too-many-frames`, `too-large-animation` or `unreadable-file`. Names never change once published, so recorded names keep their meaning.
+    /// `too-many-frames`, `too-large-animation`, `unreadable-file` or `jxl-no-jpeg-reconstruction`. Names never change once published, so recorded names keep their meaning.
     public var shortName: String {
         switch self {
         case .unsupportedFormat: "not-an-image"
@@ -58,6 +62,7 @@ extension ImageDecodingError {
         case .tooManyFrames: "too-many-frames"
         case .animationTooLarge: "too-large-animation"
         case .unreadable: "unreadable-file"
+        case .noJPEGReconstructionData: "jxl-no-jpeg-reconstruction"
         }
     }
 }

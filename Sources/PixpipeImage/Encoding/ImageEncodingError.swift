@@ -12,6 +12,12 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
     case unknownFileExtension(path: String)
     /// The encoded bytes could not be written to the file (``Image/write(to:as:)``); nothing was left there.
     case unwritable(path: String, reason: String)
+    /// ``JPEGXL/recompressing(jpeg:effort:pixelLimit:)`` was given bytes that are not a JPEG file (no
+    /// `FF D8 FF` start).
+    case notJPEG
+    /// The encoded input of a re-encode (the JPEG of ``JPEGXL/recompressing(jpeg:effort:pixelLimit:)``) was
+    /// refused from its header: unreadable, or over the pixel limit.
+    case source(ImageDecodingError)
 
     /// A one-line explanation for people.
     public var description: String {
@@ -24,11 +30,14 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .unknownFileExtension(let path):
             "cannot tell the format from the name \(path): use an extension of \(ImageFormat.writableNames)"
         case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
+        case .notJPEG: "not a JPEG file: only a JPEG can be recompressed losslessly"
+        case .source(let error): error.description
         }
     }
 
     /// A stable short name of the case: `unsupported-output-format`, `unsupported-pixel-format`,
-    /// `invalid-encoding-option`, `encoder-failed`, `unknown-output-extension` or `unwritable-file`.
+    /// `invalid-encoding-option`, `encoder-failed`, `unknown-output-extension`, `unwritable-file`,
+    /// `jxl-not-jpeg`, or for ``source(_:)`` the decoding error's own name.
     public var shortName: String {
         switch self {
         case .unsupportedFormat: "unsupported-output-format"
@@ -37,6 +46,8 @@ public enum ImageEncodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .libraryFailure: "encoder-failed"
         case .unknownFileExtension: "unknown-output-extension"
         case .unwritable: "unwritable-file"
+        case .notJPEG: "jxl-not-jpeg"
+        case .source(let error): error.shortName
         }
     }
 }

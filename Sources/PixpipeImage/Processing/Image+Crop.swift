@@ -4,7 +4,7 @@ extension Image {
     /// A rectangle that reaches past an edge is cut at that edge, so `PixelRect(x: -10, y: 0,
     /// width: 50, height: 50)` on a 100x100 image yields its 40x50 top-left corner. Metadata is kept; a
     /// clean aperture is moved to the new corner and clipped to the crop (`nil` when none of it is left).
-    public func cropped(to rect: PixelRect) throws(GeometryError) -> Image {
+    public func cropped(to rect: PixelRect) throws(ImageProcessingError) -> Image {
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let inside = rect.intersection(bounds)
         guard !inside.isEmpty else { throw .emptyCrop(rect, imageWidth: width, imageHeight: height) }

@@ -1,42 +1,82 @@
-/// Why an ``ImageProcessing`` step failed: the error of the stage that failed, kept as it is.
+/// Why processing an image failed: a thumbnail, a resize or crop, or a colour conversion, and the decode a
+/// thumbnail or an ``ImageProcessing`` chain runs on encoded bytes.
 ///
 /// ```swift
-/// do { _ = try ImageProcessors.Resize(width: 0, height: 8).process(image) } catch {
-///     if case .geometry(.invalidSize) = error { print(error.shortName) }   // "invalid-size"
+/// do { _ = try image.cropped(to: rect) } catch { print(error.shortName) }   // "empty-crop"
+/// do { _ = try ImageProcessors.Resize(width: 0, height: 8).process(image) } catch .invalidSize {
+///     print("no such size")
 /// }
 /// ```
 public enum ImageProcessingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The encoded bytes could not be decoded.
+    /// The encoded bytes could not be decoded (or a decode would go over a limit).
     case decoding(ImageDecodingError)
-    /// The thumbnail could not be made (its source could not be decoded, was too large, or the size is invalid).
-    case thumbnail(ThumbnailError)
-    /// A resize or crop was asked for a size or rectangle that does not fit.
-    case geometry(GeometryError)
-    /// A colour conversion failed (a damaged or unusable ICC profile).
-    case color(ImageColorError)
+    /// The crop rectangle does not overlap the image (or has no area).
+    case emptyCrop(PixelRect, imageWidth: Int, imageHeight: Int)
+    /// A requested output size is zero, negative, or too large to allocate.
+    case invalidSize(width: Int, height: Int)
+    /// The requested thumbnail size has a zero or negative side, or is too large to allocate.
+    case invalidThumbnailSize(ThumbnailOptions.Size)
+    /// The source has more pixels than ``ThumbnailOptions/sourcePixelLimit`` allows; refused from the header.
+    case sourceTooLarge(width: Int, height: Int, limit: Int)
+    /// An ICC profile could not be parsed; `reason` is Little CMS's message.
+    case invalidColorProfile(reason: String)
+    /// A valid profile this conversion cannot use: a colour space other than RGB or gray as a target, or a
+    /// profile whose colour space does not match the image's channels (an RGB profile on a gray image).
+    case unsupportedColorProfile(colorSpace: String, reason: String)
+    /// Little CMS could not build the transform between the two profiles; `reason` is its message.
+    case colorTransformFailed(reason: String)
 
-    /// The former name of ``geometry(_:)``, for code that builds the error; a pattern must name `.geometry`.
-    @available(*, deprecated, renamed: "geometry")
-    public static func processing(_ error: GeometryError) -> ImageProcessingError { .geometry(error) }
-
-    /// A one-line explanation for people: the underlying error's.
+    /// A one-line explanation for people.
     public var description: String {
         switch self {
         case .decoding(let error): error.description
-        case .thumbnail(let error): error.description
-        case .geometry(let error): error.description
-        case .color(let error): error.description
+        case .emptyCrop(let rect, let imageWidth, let imageHeight):
+            "crop \(rect) does not overlap the \(imageWidth)x\(imageHeight) image"
+        case .invalidSize(let width, let height): "invalid output size \(width)x\(height)"
+        case .invalidThumbnailSize(let size): "invalid thumbnail size \(size)"
+        case .sourceTooLarge(let width, let height, let limit):
+            "image too large to thumbnail: \(width)x\(height) is over the source limit of \(limit) pixels"
+        case .invalidColorProfile(let reason): "invalid ICC profile: \(reason)"
+        case .unsupportedColorProfile(let colorSpace, let reason): "unsupported \(colorSpace) ICC profile: \(reason)"
+        case .colorTransformFailed(let reason): "colour transform failed: \(reason)"
         }
     }
 
-    /// The short name of the underlying error (see ``ImageDecodingError/shortName``,
-    /// ``ThumbnailError/shortName``, ``GeometryError/shortName``, ``ImageColorError/shortName``).
+    /// A stable short name of the case: a decoding failure's own name (``ImageDecodingError/shortName``),
+    /// `empty-crop`, `invalid-size`, `invalid-thumbnail-size`, `too-large-source`, `invalid-color-profile`,
+    /// `unsupported-color-profile` or `color-transform-failed`.
     public var shortName: String {
         switch self {
         case .decoding(let error): error.shortName
-        case .thumbnail(let error): error.shortName
-        case .geometry(let error): error.shortName
-        case .color(let error): error.shortName
+        case .emptyCrop: "empty-crop"
+        case .invalidSize: "invalid-size"
+        case .invalidThumbnailSize: "invalid-thumbnail-size"
+        case .sourceTooLarge: "too-large-source"
+        case .invalidColorProfile: "invalid-color-profile"
+        case .unsupportedColorProfile: "unsupported-color-profile"
+        case .colorTransformFailed: "color-transform-failed"
+        }
+    }
+
+    /// The code of the benign warning given when a profile cannot be used and the pixels are kept as they
+    /// are (a thumbnail's conversion, a CMYK JPEG's decode).
+    static let profileIgnoredWarningCode = "color-profile-ignored"
+}
+
+extension ImageProcessingError {
+    /// Whether a thumbnail was refused: its size, or a source over its pixel limit.
+    package var isThumbnailRefusal: Bool {
+        switch self {
+        case .invalidThumbnailSize, .sourceTooLarge: true
+        default: false
+        }
+    }
+
+    /// Whether a colour conversion failed (a profile, or the transform between two).
+    package var isColorConversion: Bool {
+        switch self {
+        case .invalidColorProfile, .unsupportedColorProfile, .colorTransformFailed: true
+        default: false
         }
     }
 }

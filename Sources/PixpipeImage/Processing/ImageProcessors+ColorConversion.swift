@@ -14,11 +14,7 @@ extension ImageProcessors {
 
         /// The image in the target colour space.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
-            do {
-                return try image.converted(toColorSpace: conversion.target, options: conversion.options)
-            } catch {
-                throw .color(error)
-            }
+            try image.converted(toColorSpace: conversion.target, options: conversion.options)
         }
     }
 }

@@ -25,11 +25,7 @@ extension ImageProcessors {
 
         /// The image resampled to the size.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
-            do {
-                return try image.resized(width: width, height: height, filter: filter, options: options)
-            } catch {
-                throw .geometry(error)
-            }
+            try image.resized(width: width, height: height, filter: filter, options: options)
         }
     }
 }

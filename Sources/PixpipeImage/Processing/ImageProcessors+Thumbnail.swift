@@ -39,11 +39,7 @@ extension ImageProcessors {
 
         /// The thumbnail of a decoded image (its orientation is honoured).
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
-            do {
-                return try Thumbnailer(options).thumbnail(of: image)
-            } catch {
-                throw .thumbnail(error)
-            }
+            try Thumbnailer(options).thumbnail(of: image)
         }
 
         /// The thumbnail of encoded bytes of any decodable format, decoded at the least size it needs; the strictness
@@ -51,11 +47,7 @@ extension ImageProcessors {
         public func process(data: Data, options decodeOptions: DecodeOptions) throws(ImageProcessingError) -> Image {
             var options = self.options
             options.strictness = decodeOptions.strictness
-            do {
-                return try Thumbnailer(options).thumbnail(data: data)
-            } catch {
-                throw .thumbnail(error)
-            }
+            return try Thumbnailer(options).thumbnail(data: data)
         }
     }
 }

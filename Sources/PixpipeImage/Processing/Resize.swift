@@ -17,7 +17,7 @@ extension Image {
     public func resized(
         width outputWidth: Int, height outputHeight: Int, filter: ResizeFilter = .lanczos3,
         options: ResizeOptions = .init()
-    ) throws(GeometryError) -> Image {
+    ) throws(ImageProcessingError) -> Image {
         guard outputWidth > 0, outputHeight > 0,
             !outputWidth.multipliedReportingOverflow(by: outputHeight).overflow,
             !(outputWidth * outputHeight).multipliedReportingOverflow(by: pixelFormat.bytesPerPixel).overflow
@@ -86,7 +86,7 @@ extension Image {
     public func resized(
         toFit box: ImageSize, allowsUpscaling: Bool = false, filter: ResizeFilter = .lanczos3,
         options: ResizeOptions = .init()
-    ) throws(GeometryError) -> Image {
+    ) throws(ImageProcessingError) -> Image {
         let swaps = metadata.orientation.swapsDimensions
         let storedBox = swaps ? ImageSize(width: box.height, height: box.width) : box
         let geometry: ThumbnailGeometry

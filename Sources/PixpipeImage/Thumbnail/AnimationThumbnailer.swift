@@ -44,7 +44,7 @@ public struct AnimationThumbnailer: Sendable, Hashable {
     /// encoding (a background to flatten onto, metadata to drop).
     ///
     /// Throws what the failing stage throws: ``ImageDecodingError`` when the input cannot be read (limits
-    /// included), ``ThumbnailError`` when a frame cannot be thumbnailed, ``ImageEncodingError`` when the
+    /// included), ``ImageProcessingError`` when a frame cannot be thumbnailed, ``ImageEncodingError`` when the
     /// frames cannot be encoded (a format without animation, for one).
     public func thumbnail(data: Data, finishing: (Image) throws -> Image = { $0 }) throws -> Thumbnail {
         let decodeOptions = DecodeOptions(

@@ -20,7 +20,7 @@ package struct ThumbnailGeometry: Sendable, Hashable {
     package var outputHeight: Int { crop?.height ?? resizedHeight }
 
     /// The plan for an upright picture of `sourceWidth` x `sourceHeight` pixels.
-    package init(sourceWidth: Int, sourceHeight: Int, options: ThumbnailOptions) throws(ThumbnailError) {
+    package init(sourceWidth: Int, sourceHeight: Int, options: ThumbnailOptions) throws(ImageProcessingError) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "an image has at least one pixel")
         let width = Double(sourceWidth)
         let height = Double(sourceHeight)
@@ -28,27 +28,27 @@ package struct ThumbnailGeometry: Sendable, Hashable {
         var scale: Double
         if options.mode == .stretch, case .box(let targetWidth, let targetHeight) = options.size {
             guard targetWidth > 0, targetHeight > 0, !targetWidth.multipliedReportingOverflow(by: targetHeight).overflow
-            else { throw .invalidSize(options.size) }
+            else { throw .invalidThumbnailSize(options.size) }
             (resizedWidth, resizedHeight, crop) = (targetWidth, targetHeight, nil)
             return
         }
         switch options.size {
         case .box(let targetWidth, let targetHeight):
             (boxWidth, boxHeight, cover) = (targetWidth, targetHeight, options.mode == .fill)
-            guard targetWidth > 0, targetHeight > 0 else { throw .invalidSize(options.size) }
+            guard targetWidth > 0, targetHeight > 0 else { throw .invalidThumbnailSize(options.size) }
             let horizontal = Double(targetWidth) / width
             let vertical = Double(targetHeight) / height
             scale = cover ? max(horizontal, vertical) : min(horizontal, vertical)
         case .width(let target):
-            guard target > 0 else { throw .invalidSize(options.size) }
+            guard target > 0 else { throw .invalidThumbnailSize(options.size) }
             (boxWidth, boxHeight, cover) = (target, Int.max, false)
             scale = Double(target) / width
         case .height(let target):
-            guard target > 0 else { throw .invalidSize(options.size) }
+            guard target > 0 else { throw .invalidThumbnailSize(options.size) }
             (boxWidth, boxHeight, cover) = (Int.max, target, false)
             scale = Double(target) / height
         case .scale(let factor):
-            guard factor > 0, factor.isFinite else { throw .invalidSize(options.size) }
+            guard factor > 0, factor.isFinite else { throw .invalidThumbnailSize(options.size) }
             (boxWidth, boxHeight, cover) = (Int.max, Int.max, false)
             scale = factor
         }
@@ -58,7 +58,7 @@ package struct ThumbnailGeometry: Sendable, Hashable {
         let scaledWidth = Self.side(width * scale, exact: scale == Double(boxWidth) / width ? boxWidth : nil)
         let scaledHeight = Self.side(height * scale, exact: scale == Double(boxHeight) / height ? boxHeight : nil)
         guard let scaledWidth, let scaledHeight, !scaledWidth.multipliedReportingOverflow(by: scaledHeight).overflow
-        else { throw .invalidSize(options.size) }
+        else { throw .invalidThumbnailSize(options.size) }
         resizedWidth = scaledWidth
         resizedHeight = scaledHeight
         if cover && (scaledWidth > boxWidth || scaledHeight > boxHeight) {

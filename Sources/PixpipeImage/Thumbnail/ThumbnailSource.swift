@@ -16,7 +16,9 @@ enum ThumbnailSource {
     case file(ThumbnailSourceFile)
 
     /// Calls `body` with the source's bytes, reading a file whole first.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> R) throws(ThumbnailError) -> R {
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(ImageProcessingError) -> R) throws(ImageProcessingError)
+        -> R
+    {
         switch self {
         case .bytes(let bytes):
             return try body(bytes)
@@ -105,8 +107,8 @@ final class ThumbnailSourceFile {
     /// with (TIFF). As with libtiff's own `TIFFOpen`, which maps files too, a file cut short by another
     /// process while mapped ends the process with SIGBUS.
     func withMapping<R>(
-        _ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> R
-    ) throws(ThumbnailError) -> R? {
+        _ body: (UnsafeRawBufferPointer) throws(ImageProcessingError) -> R
+    ) throws(ImageProcessingError) -> R? {
         guard byteCount > 0 else { return nil }
         let address = mmap(nil, byteCount, PROT_READ, MAP_PRIVATE, descriptor, 0)
         guard let address, address != MAP_FAILED else { return nil }

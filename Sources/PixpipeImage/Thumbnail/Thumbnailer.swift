@@ -29,15 +29,15 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnail of image bytes; the format is sniffed from the bytes.
-    public func thumbnail(data: Data) throws(ThumbnailError) -> Image {
-        try data.withTypedBytes { (bytes) throws(ThumbnailError) in try thumbnail(bytes: bytes) }
+    public func thumbnail(data: Data) throws(ImageProcessingError) -> Image {
+        try data.withTypedBytes { (bytes) throws(ImageProcessingError) in try thumbnail(bytes: bytes) }
     }
 
     /// The thumbnail of the image file at `path`.
     ///
     /// PNG and JPEG files are read in small pieces as the decoder needs them, never whole, so peak memory
     /// does not include the compressed file.
-    public func thumbnail(contentsOfFile path: String) throws(ThumbnailError) -> Image {
+    public func thumbnail(contentsOfFile path: String) throws(ImageProcessingError) -> Image {
         let file = try Self.decoding { () throws(ImageDecodingError) in
             try ThumbnailSourceFile(path: path, byteLimit: options.byteLimit)
         }
@@ -46,7 +46,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnail of image bytes in a buffer the caller owns.
-    public func thumbnail(bytes: UnsafeRawBufferPointer) throws(ThumbnailError) -> Image {
+    public func thumbnail(bytes: UnsafeRawBufferPointer) throws(ImageProcessingError) -> Image {
         let codec = try Self.decoding { () throws(ImageDecodingError) in
             try DecodeOptions(byteLimit: options.byteLimit).checkBytes(bytes.count)
             return try ImageCodecs.decoder(for: bytes)
@@ -55,7 +55,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnail of an image already decoded (its `metadata.orientation` and `cleanAperture` are honoured).
-    public func thumbnail(of image: Image) throws(ThumbnailError) -> Image {
+    public func thumbnail(of image: Image) throws(ImageProcessingError) -> Image {
         let plan = try Plan(
             width: image.width, height: image.height, orientation: image.metadata.orientation,
             cleanAperture: image.metadata.cleanAperture, format: nil, options)
@@ -100,7 +100,7 @@ public struct Thumbnailer: Sendable {
     static let shrinkMargin = 3
 
     /// The plan for a source whose header says `info`; checks the source limit.
-    func plan(for info: ImageInfo) throws(ThumbnailError) -> Plan {
+    func plan(for info: ImageInfo) throws(ImageProcessingError) -> Plan {
         try Plan(
             width: info.width, height: info.height, orientation: info.metadata.orientation,
             cleanAperture: info.metadata.cleanAperture, format: info.format, options)
@@ -113,7 +113,7 @@ public struct Thumbnailer: Sendable {
 
     /// Cuts `image` to its clean aperture, resizes it to the plan's stored size, turns it upright, and cuts
     /// the `.fill` crop.
-    func finish(_ image: Image, plan: Plan) throws(ThumbnailError) -> Image {
+    func finish(_ image: Image, plan: Plan) throws(ImageProcessingError) -> Image {
         try checkAllocation(width: plan.storedWidth, height: plan.storedHeight)
         // The clean aperture is in stored pixels: cut before resizing, as the plan's size assumes.
         let source = options.appliesOrientation ? image.applyingCleanAperture() : image
@@ -123,22 +123,22 @@ public struct Thumbnailer: Sendable {
                 width: plan.storedWidth, height: plan.storedHeight, filter: options.filter,
                 options: options.resizeOptions)
         } catch {
-            throw .invalidSize(options.size)
+            throw .invalidThumbnailSize(options.size)
         }
         if options.appliesOrientation { result = result.applyingOrientation() }
         if let crop = plan.geometry.crop {
-            do { result = try result.cropped(to: crop) } catch { throw .invalidSize(options.size) }
+            do { result = try result.cropped(to: crop) } catch { throw .invalidThumbnailSize(options.size) }
         }
         return result
     }
 
     /// Runs a decoding step, wrapping its error.
-    static func decoding<T>(_ body: () throws(ImageDecodingError) -> T) throws(ThumbnailError) -> T {
+    static func decoding<T>(_ body: () throws(ImageDecodingError) -> T) throws(ImageProcessingError) -> T {
         do { return try body() } catch { throw .decoding(error) }
     }
 
     /// Throws when a `width` x `height` buffer would go over the pixel limit.
-    func checkAllocation(width: Int, height: Int) throws(ThumbnailError) {
+    func checkAllocation(width: Int, height: Int) throws(ImageProcessingError) {
         do {
             try DecodeOptions(pixelLimit: options.pixelLimit).checkPixels(width: width, height: height)
         } catch {
@@ -164,7 +164,7 @@ extension Thumbnailer {
         init(
             width: Int, height: Int, orientation: Orientation, cleanAperture: PixelRect? = nil, format: ImageFormat?,
             _ options: ThumbnailOptions
-        ) throws(ThumbnailError) {
+        ) throws(ImageProcessingError) {
             guard width > 0, height > 0 else {
                 throw .decoding(.corrupt(format: format ?? .png, reason: "image has no pixels"))
             }
@@ -193,7 +193,7 @@ extension Thumbnailer {
     /// gamma-encoded values does (and not at all with linear light). A profile Little CMS refuses (damaged,
     /// or not matching the pixels) does not fail the thumbnail: the pixels are kept, the profile dropped, and
     /// a benign warning says so, as a damaged ICC marker is treated when decoding.
-    func convertingColor(_ thumbnail: Image) throws(ThumbnailError) -> Image {
+    func convertingColor(_ thumbnail: Image) throws(ImageProcessingError) -> Image {
         guard let conversion = options.colorConversion else { return thumbnail }
         do {
             return try thumbnail.converted(toColorSpace: conversion.target, options: conversion.options)
@@ -202,7 +202,7 @@ extension Thumbnailer {
             kept.metadata.iccProfile = nil
             kept.metadata.warnings.append(
                 DecodeWarning(
-                    kind: .benign, code: ImageColorError.profileIgnoredWarningCode, message: error.description))
+                    kind: .benign, code: ImageProcessingError.profileIgnoredWarningCode, message: error.description))
             return kept
         }
     }

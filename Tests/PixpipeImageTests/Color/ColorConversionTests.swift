@@ -118,7 +118,7 @@ struct ColorConversionTests {
     func brokenProfile() throws {
         var image = Self.gradient(.rgb8, width: 4, height: 4)
         image.metadata.iccProfile = [UInt8](repeating: 7, count: 300)
-        #expect(throws: ImageColorError.self) { try image.converted(toColorSpace: .sRGB) }
+        #expect(throws: ImageProcessingError.self) { try image.converted(toColorSpace: .sRGB) }
         do {
             _ = try image.converted(toColorSpace: .sRGB)
         } catch {
@@ -126,11 +126,11 @@ struct ColorConversionTests {
         }
         // A real profile cut short.
         image.metadata.iccProfile = Array(ColorTestProfiles.displayP3().prefix(200))
-        #expect(throws: ImageColorError.self) { try image.converted(toColorSpace: .sRGB) }
+        #expect(throws: ImageProcessingError.self) { try image.converted(toColorSpace: .sRGB) }
         // An RGB profile on gray pixels.
         var gray = Image(width: 2, height: 2, pixelFormat: .gray8)
         gray.metadata.iccProfile = ColorTestProfiles.displayP3()
-        #expect(throws: ImageColorError.self) { try gray.converted(toColorSpace: .sRGB) }
+        #expect(throws: ImageProcessingError.self) { try gray.converted(toColorSpace: .sRGB) }
     }
 
     @Test("a gray image with a gamma 1.8 profile stays gray in sRGB, with sRGB's curve")

@@ -50,13 +50,13 @@ struct ThumbnailJPEGTests {
         let thumbnail = try Thumbnailer(.init(size: .box(256), pixelLimit: limit)).thumbnail(data: Self.largeJPEG)
         #expect(thumbnail.width == 256 && thumbnail.height == 171)
         // A target that needs the full-size decode is refused by the same limit.
-        #expect(throws: ThumbnailError.decoding(.tooLarge(width: 2400, height: 1600, limit: limit))) {
+        #expect(throws: ImageProcessingError.decoding(.tooLarge(width: 2400, height: 1600, limit: limit))) {
             try Thumbnailer(.init(size: .box(1500), pixelLimit: limit)).thumbnail(data: Self.largeJPEG)
         }
     }
 
     @Test func theSourceLimitIsCheckedFromTheHeader() {
-        #expect(throws: ThumbnailError.sourceTooLarge(width: 2400, height: 1600, limit: 3_000_000)) {
+        #expect(throws: ImageProcessingError.sourceTooLarge(width: 2400, height: 1600, limit: 3_000_000)) {
             try Thumbnailer(.init(sourcePixelLimit: 3_000_000)).thumbnail(data: Self.largeJPEG)
         }
     }
@@ -65,7 +65,7 @@ struct ThumbnailJPEGTests {
         // 60000x60000 claimed by a small file: 3.6 gigapixels, over the default source limit.
         let small = try JPEGTestImages.encode(JPEGTestImages.colour())
         let patched = Data(JPEGTestImages.patchingSize(small, width: 60000, height: 60000))
-        #expect(throws: ThumbnailError.sourceTooLarge(width: 60000, height: 60000, limit: 1_000_000_000)) {
+        #expect(throws: ImageProcessingError.sourceTooLarge(width: 60000, height: 60000, limit: 1_000_000_000)) {
             try Thumbnailer().thumbnail(data: patched)
         }
     }
@@ -88,7 +88,7 @@ struct ThumbnailJPEGTests {
     }
 
     @Test func garbageIsAnUnsupportedFormat() {
-        #expect(throws: ThumbnailError.decoding(.unsupportedFormat(recognized: .text))) {
+        #expect(throws: ImageProcessingError.decoding(.unsupportedFormat(recognized: .text))) {
             try Thumbnailer().thumbnail(data: Data("not an image".utf8))
         }
     }

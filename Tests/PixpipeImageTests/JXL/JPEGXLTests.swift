@@ -37,15 +37,18 @@ struct JPEGXLTests {
 
     @Test("a non-JPEG input and a file without reconstruction data are typed errors")
     func failures() throws {
-        #expect(throws: JPEGXL.Failure.notJPEG) { try JPEGXL.recompressing(jpeg: Data([0x89, 0x50, 0x4E, 0x47])) }
+        #expect(throws: ImageEncodingError.notJPEG) { try JPEGXL.recompressing(jpeg: Data([0x89, 0x50, 0x4E, 0x47])) }
         let pixels = try JXLTestFiles.still()
         #expect(!JPEGXL.hasReconstructionData(pixels))
-        #expect(throws: JPEGXL.Failure.noReconstructionData) { try JPEGXL.reconstructedJPEG(from: pixels) }
-        #expect(JPEGXL.Failure.notJPEG.shortName == "jxl-not-jpeg")
-        // The pixel limit applies both ways, from the headers.
+        #expect(throws: ImageDecodingError.noJPEGReconstructionData) { try JPEGXL.reconstructedJPEG(from: pixels) }
+        #expect(ImageEncodingError.notJPEG.shortName == "jxl-not-jpeg")
+        #expect(ImageDecodingError.noJPEGReconstructionData.shortName == "jxl-no-jpeg-reconstruction")
+        // The pixel limit applies both ways, from the headers: recompressing is an encode of a refused
+        // source, rebuilding the JPEG a decode.
         let jpeg = try JXLTestFiles.gradient().encoded(as: .jpeg(quality: 85))
-        let limited = JPEGXL.Failure.image(.tooLarge(width: 64, height: 48, limit: 100))
-        #expect(throws: limited) { try JPEGXL.recompressing(jpeg: jpeg, pixelLimit: 100) }
+        let limited = ImageDecodingError.tooLarge(width: 64, height: 48, limit: 100)
+        #expect(throws: ImageEncodingError.source(limited)) { try JPEGXL.recompressing(jpeg: jpeg, pixelLimit: 100) }
+        #expect(ImageEncodingError.source(limited).shortName == "too-large-image")
         let jxl = try JPEGXL.recompressing(jpeg: jpeg)
         #expect(throws: limited) { try JPEGXL.reconstructedJPEG(from: jxl, pixelLimit: 100) }
     }

@@ -48,7 +48,7 @@ struct ThumbnailPNGTests {
         let thumbnail = try Thumbnailer(.init(size: .box(100))).thumbnail(data: png)
         let expected = try image.resized(width: 100, height: 67)
         #expect(Self.maximumDifference(thumbnail, expected) <= 1)
-        #expect(throws: ThumbnailError.decoding(.tooLarge(width: 300, height: 200, limit: 50_000))) {
+        #expect(throws: ImageProcessingError.decoding(.tooLarge(width: 300, height: 200, limit: 50_000))) {
             try Thumbnailer(.init(size: .box(100), pixelLimit: 50_000)).thumbnail(data: png)
         }
     }
@@ -57,7 +57,7 @@ struct ThumbnailPNGTests {
         let png = try SyntheticImages.smooth(width: 300, height: 200, format: .rgb8).encoded(as: .png)
         let thumbnail = try Thumbnailer(.init(size: .box(100), pixelLimit: 50_000)).thumbnail(data: png)
         #expect(thumbnail.width == 100 && thumbnail.height == 67)
-        #expect(throws: ThumbnailError.sourceTooLarge(width: 300, height: 200, limit: 50_000)) {
+        #expect(throws: ImageProcessingError.sourceTooLarge(width: 300, height: 200, limit: 50_000)) {
             try Thumbnailer(.init(size: .box(100), sourcePixelLimit: 50_000)).thumbnail(data: png)
         }
     }
@@ -79,7 +79,7 @@ struct ThumbnailPNGTests {
         #expect {
             try Thumbnailer(.init(size: .box(50))).thumbnail(data: truncated)
         } throws: { error in
-            guard case .decoding(.truncated(.png, _)) = error as? ThumbnailError else { return false }
+            guard case .decoding(.truncated(.png, _)) = error as? ImageProcessingError else { return false }
             return true
         }
         let lenient = try Thumbnailer(.init(size: .box(50), strictness: .lenient)).thumbnail(data: truncated)

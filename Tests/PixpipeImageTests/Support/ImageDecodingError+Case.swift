@@ -4,7 +4,7 @@ extension ImageDecodingError {
     /// The error's case without its payload, so tests can compare cases whose messages come from libpng.
     enum Case: Hashable {
         case unsupportedFormat, corrupt, truncated, unsupportedFeature, tooLarge, inputTooLarge, unreadable
-        case tooManyFrames, animationTooLarge
+        case tooManyFrames, animationTooLarge, noJPEGReconstructionData
     }
 
     /// This error's case.
@@ -19,6 +19,7 @@ extension ImageDecodingError {
         case .unreadable: .unreadable
         case .tooManyFrames: .tooManyFrames
         case .animationTooLarge: .animationTooLarge
+        case .noJPEGReconstructionData: .noJPEGReconstructionData
         }
     }
 }

@@ -121,8 +121,8 @@ struct ProcessedImage: Sendable {
             thumbnail = try thumbnailer.thumbnail(data: body)
         } catch let error as ImageDecodingError {
             throw .load(.decoding(error, url: url))
-        } catch let error as ThumbnailError {
-            throw .load(ImageLoadError(.thumbnail(error), url: url))
+        } catch let error as ImageProcessingError {
+            throw .load(ImageLoadError(error, url: url))
         } catch let error as ImageEncodingError {
             throw .encoding(error, url: url)
         } catch {

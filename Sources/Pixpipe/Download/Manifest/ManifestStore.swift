@@ -213,7 +213,7 @@ private func openRegularFile(_ path: String) throws(DownloadError) -> Int32 {
 }
 
 /// What a file of mode `mode` is, in words.
-private func fileTypeName(_ mode: mode_t) -> String {
+func fileTypeName(_ mode: mode_t) -> String {
     switch mode & S_IFMT {
     case S_IFLNK: "a symbolic link"
     case S_IFDIR: "a folder"

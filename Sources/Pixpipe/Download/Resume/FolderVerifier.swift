@@ -55,30 +55,6 @@ public struct FolderVerification: Sendable, Hashable {
     public var unreadableLines = 0
 }
 
-/// Why a folder could not be verified at all.
-public enum FolderVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The manifest could not be opened (`errno` `code`; `ENOENT`: there is none).
-    case manifestUnreadable(path: String, code: Int32)
-    /// The manifest is a symbolic link, folder, FIFO or other non-regular file: refused, never followed.
-    case manifestNotRegularFile(path: String)
-
-    /// The stable short name.
-    public var shortName: String {
-        switch self {
-        case .manifestUnreadable: "manifest-unreadable"
-        case .manifestNotRegularFile: "manifest-not-regular-file"
-        }
-    }
-
-    /// A sentence for the terminal.
-    public var description: String {
-        switch self {
-        case .manifestUnreadable(let path, let code): "cannot open \(path): \(String(cString: strerror(code)))"
-        case .manifestNotRegularFile(let path): "\(path) is not a regular file (a link, folder or device): refused"
-        }
-    }
-}
-
 /// Checks an output folder against its manifest: every stored item's file is there, inside the folder, with
 /// its recorded size and SHA-256.
 ///
@@ -91,17 +67,20 @@ public enum FolderVerifier {
     /// Verifies `folder` against its manifest `manifestName`.
     public static func verify(
         folder: URL, manifestName: String = "manifest.jsonl"
-    ) throws(FolderVerificationError) -> FolderVerification {
+    ) throws(DownloadError) -> FolderVerification {
         let manifestPath = folder.appendingPathComponent(manifestName).path
         let descriptor = open(manifestPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
-            if errno == ELOOP { throw .manifestNotRegularFile(path: manifestPath) }
-            throw .manifestUnreadable(path: manifestPath, code: errno)
+            let code = errno
+            if code == ELOOP { throw .unsafeManifest(path: manifestPath, type: fileTypeName(S_IFLNK)) }
+            throw .manifestUnreadable(path: manifestPath, code: code)
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .manifestUnreadable(path: manifestPath, code: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .manifestNotRegularFile(path: manifestPath) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .unsafeManifest(path: manifestPath, type: fileTypeName(status.st_mode))
+        }
         // Non-blocking was only for the open: reading a regular file never blocks anyway.
         var order: [String] = []
         var latest: [String: Stored] = [:]

@@ -22,8 +22,11 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case write(path: String, operation: String, code: Int32)
     /// The output folder's manifest at `path` is `type` (a symbolic link, a FIFO, a folder...), not a regular
     /// file: refused before anything is read or written, since following it would read and write elsewhere.
-    /// This stops the batch before it starts.
+    /// This stops the batch before it starts; ``FolderVerifier`` refuses such a manifest the same way.
     case unsafeManifest(path: String, type: String)
+    /// The manifest at `path` could not be opened for ``FolderVerifier`` (`errno` `code`; `ENOENT`: there is
+    /// none).
+    case manifestUnreadable(path: String, code: Int32)
 
     /// The error of a processing step for the item at `url`, as the load chain names it (see
     /// ``ImageLoadError/init(_:url:)``).
@@ -51,6 +54,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafeManifest(let path, let type):
             UntrustedText.escaped(
                 "the manifest \(path) is \(type), not a regular file: refused (move it away, or choose another --out)")
+        case .manifestUnreadable(let path, let code):
+            UntrustedText.escaped("cannot open \(path): \(String(cString: strerror(code)))")
         }
     }
 }
@@ -66,11 +71,13 @@ extension DownloadError {
         case cancelled
         /// ``DownloadError/unsafeManifest(path:type:)``.
         case unsafeManifest = "unsafe-manifest"
+        /// ``DownloadError/manifestUnreadable(path:code:)``.
+        case manifestUnreadable = "manifest-unreadable"
     }
 
     /// A stable short name of the case, the manifest's `errorKind`: the load chain's (see
     /// ``ImageLoadError/shortName``), ``ImageEncodingError/shortName``, or `deadline-exceeded`, `write`,
-    /// `unsafe-manifest`.
+    /// `unsafe-manifest`, `manifest-unreadable`.
     public var shortName: String {
         switch self {
         case .load(let error): error.shortName
@@ -78,6 +85,7 @@ extension DownloadError {
         case .deadlineExceeded: OwnName.deadlineExceeded.rawValue
         case .write: OwnName.write.rawValue
         case .unsafeManifest: OwnName.unsafeManifest.rawValue
+        case .manifestUnreadable: OwnName.manifestUnreadable.rawValue
         }
     }
 
@@ -87,7 +95,7 @@ extension DownloadError {
     static func isRunFailure(shortName: String?) -> Bool {
         guard let shortName, let name = OwnName(rawValue: shortName) else { return false }
         switch name {
-        case .write, .cancelled, .unsafeManifest: return true
+        case .write, .cancelled, .unsafeManifest, .manifestUnreadable: return true
         case .deadlineExceeded: return false
         }
     }
@@ -108,24 +116,35 @@ extension DownloadError {
     }
 
     /// The former `thumbnail` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
-    @available(*, deprecated, message: "use .load(.processing(.thumbnail(error), url: url))")
-    public static func thumbnail(_ error: ThumbnailError, url: URL) -> DownloadError {
-        .load(.processing(.thumbnail(error), url: url))
+    @available(*, deprecated, message: "use .load(.processing(error, url: url))")
+    public static func thumbnail(_ error: ImageProcessingError, url: URL) -> DownloadError {
+        .load(.processing(error, url: url))
     }
 
     /// The former `processing` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
-    @available(*, deprecated, message: "use .load(.processing(.geometry(error), url: url))")
-    public static func processing(_ error: GeometryError, url: URL) -> DownloadError {
-        .load(.processing(.geometry(error), url: url))
+    @available(*, deprecated, message: "use .load(.processing(error, url: url))")
+    public static func processing(_ error: ImageProcessingError, url: URL) -> DownloadError {
+        .load(.processing(error, url: url))
     }
 
     /// The former `color` case: now ``load(_:)`` holding ``ImageLoadError/processing(_:url:)``.
-    @available(*, deprecated, message: "use .load(.processing(.color(error), url: url))")
-    public static func color(_ error: ImageColorError, url: URL) -> DownloadError {
-        .load(.processing(.color(error), url: url))
+    @available(*, deprecated, message: "use .load(.processing(error, url: url))")
+    public static func color(_ error: ImageProcessingError, url: URL) -> DownloadError {
+        .load(.processing(error, url: url))
     }
 
     /// The former `cancelled` case: now ``load(_:)`` holding ``ImageLoadError/cancelled(url:)``.
     @available(*, deprecated, message: "use .load(.cancelled(url: url))")
     public static func cancelled(url: URL) -> DownloadError { .load(.cancelled(url: url)) }
+
+    /// The former `FolderVerificationError.manifestNotRegularFile`: now ``unsafeManifest(path:type:)``.
+    @available(*, deprecated, message: "use .unsafeManifest(path: path, type: ...)")
+    public static func manifestNotRegularFile(path: String) -> DownloadError {
+        .unsafeManifest(path: path, type: "not a regular file")
+    }
 }
+
+/// The former error of ``FolderVerifier``: its two cases are ``DownloadError/manifestUnreadable(path:code:)``
+/// and ``DownloadError/unsafeManifest(path:type:)``, the downloader's own refusal of the same manifest.
+@available(*, deprecated, renamed: "DownloadError")
+public typealias FolderVerificationError = DownloadError

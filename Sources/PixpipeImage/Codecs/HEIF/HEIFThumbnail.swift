@@ -11,8 +11,8 @@ extension HEIFCodec {
     /// or nclx), which then describes the thumbnail's pixels. libheif applies the thumbnail item's own
     /// `irot`/`imir`/`clap`; one whose shape is not the primary's as shown (written without the primary's
     /// rotation) is not used. A thumbnail that fails to decode falls back to the primary.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
-        try source.withBytes { (bytes) throws(ThumbnailError) in
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
+        try source.withBytes { (bytes) throws(ImageProcessingError) in
             let options = thumbnailer.options
             // One parse for the plan and the decode (the shared path parses the boxes twice). A grid's tiles
             // decode on up to one thread per core, not libheif's 4, and not on one thread even when the batch

@@ -19,16 +19,16 @@ enum JPEGCMYKConversion {
     {
         var warning: DecodeWarning?
         if let iccProfile {
-            do throws(ImageColorError) {
+            do throws(ImageProcessingError) {
                 let profile = try ColorTransformCache.profile(iccProfile)
                 guard profile.colorSpace == .cmyk else {
-                    throw ImageColorError.unsupportedProfile(
+                    throw ImageProcessingError.unsupportedColorProfile(
                         colorSpace: profile.colorSpace.rawValue, reason: "the JPEG stores CMYK samples")
                 }
                 return (.profile(try transform(from: profile, inverted: inverted)), nil)
             } catch {
                 warning = DecodeWarning(
-                    kind: .benign, code: ImageColorError.profileIgnoredWarningCode,
+                    kind: .benign, code: ImageProcessingError.profileIgnoredWarningCode,
                     message: "\(error.description); CMYK converted through the generic press profile")
             }
         }
@@ -38,7 +38,8 @@ enum JPEGCMYKConversion {
     }
 
     /// The cached transform from CMYK in `profile` to sRGB, perceptual.
-    private static func transform(from profile: ColorProfile, inverted: Bool) throws(ImageColorError) -> ColorTransform
+    private static func transform(from profile: ColorProfile, inverted: Bool) throws(ImageProcessingError)
+        -> ColorTransform
     {
         let input = LCMSPixelType(
             space: UInt32(PT_CMYK), colorChannels: 4, extra: 0, bytesPerSample: 1, inverted: inverted)

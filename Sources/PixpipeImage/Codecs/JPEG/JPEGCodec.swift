@@ -59,7 +59,7 @@ struct JPEGCodec: ImageCodec {
 
     /// Decodes at the smallest fast DCT scale (1/8, 2/8, 4/8, 8/8) that keeps at least three times the target
     /// size, then lets the thumbnailer resample with its filter.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
         let options = thumbnailer.options
         let reader = try Thumbnailer.decoding { () throws(ImageDecodingError) in
             switch source {

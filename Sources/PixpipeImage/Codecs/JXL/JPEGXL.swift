@@ -4,74 +4,52 @@ import Foundation
 /// Lossless JPEG recompression: a JPEG's DCT coefficients stored in JPEG XL with the data that rebuilds the
 /// original file byte for byte (libjxl's JPEG reconstruction).
 public enum JPEGXL {
-    /// Why a JPEG could not be recompressed, or a JPEG not rebuilt.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The input is not a JPEG file (no `FF D8 FF` start).
-        case notJPEG
-        /// The JPEG XL file holds no JPEG reconstruction data (it was not made from a JPEG losslessly).
-        case noReconstructionData
-        /// libjxl refused the input; `reason` says where.
-        case library(String)
-        /// The image is refused before libjxl allocates for it (over the pixel limit, or an unreadable header).
-        case image(ImageDecodingError)
-
-        /// A one-line explanation for people.
-        public var description: String {
-            switch self {
-            case .notJPEG: "not a JPEG file"
-            case .noReconstructionData: "the JPEG XL file holds no JPEG reconstruction data"
-            case .library(let reason): "libjxl: \(reason)"
-            case .image(let error): error.description
-            }
-        }
-
-        /// The stable name of the case, as in the README's error table.
-        public var shortName: String {
-            switch self {
-            case .notJPEG: "jxl-not-jpeg"
-            case .noReconstructionData: "jxl-no-jpeg-reconstruction"
-            case .library: "jxl-library"
-            case .image(let error): error.shortName
-            }
-        }
-    }
-
     /// Recompresses `jpeg` losslessly into JPEG XL, keeping what rebuilds the identical JPEG file; a JPEG
     /// whose header declares more than `pixelLimit` pixels is refused before libjxl reads its coefficients.
+    ///
+    /// An encoding step: input that is not a JPEG is ``ImageEncodingError/notJPEG``, a JPEG whose header
+    /// cannot be read or is over the limit ``ImageEncodingError/source(_:)``, and a refusal by libjxl
+    /// ``ImageEncodingError/libraryFailure(format:reason:)``.
     public static func recompressing(
         jpeg: Data, effort: Int = JXLEncodeOptions.defaultEffort,
         pixelLimit: Int? = DecodeOptions.defaultPixelLimit
-    ) throws(Failure) -> Data {
+    ) throws(ImageEncodingError) -> Data {
         guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw .notJPEG }
         do {
             let info = try Image.info(data: jpeg, options: DecodeOptions(byteLimit: nil))
             try DecodeOptions(pixelLimit: pixelLimit).checkPixels(width: info.width, height: info.height)
         } catch {
-            throw .image(error)
+            throw .source(error)
         }
-        let session: JXLEncoder.Session
-        do { session = try JXLEncoder.Session() } catch { throw .library("\(error)") }
+        let session = try JXLEncoder.Session()
         guard pxp_JxlEncoderUseContainer(session.encoder, 1) == JXL_ENC_SUCCESS,
             pxp_JxlEncoderStoreJPEGMetadata(session.encoder, 1) == JXL_ENC_SUCCESS,
             let settings = pxp_JxlEncoderFrameSettingsCreate(session.encoder)
-        else { throw .library("encoder set-up refused") }
+        else { throw .libraryFailure(format: .jxl, reason: "encoder set-up refused") }
         _ = pxp_JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort))
         let added = jpeg.withUnsafeBytes { raw in
             pxp_JxlEncoderAddJPEGFrame(settings, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
         }
         guard added == JXL_ENC_SUCCESS else {
-            throw .library("the JPEG was refused (error \(pxp_JxlEncoderGetError(session.encoder).rawValue))")
+            throw .libraryFailure(
+                format: .jxl,
+                reason: "the JPEG was refused (error \(pxp_JxlEncoderGetError(session.encoder).rawValue))")
         }
         pxp_JxlEncoderCloseInput(session.encoder)
-        do { return try session.output() } catch { throw .library("\(error)") }
+        return try session.output()
     }
 
     /// The JPEG file `jxl` was recompressed from, byte for byte, when the file holds reconstruction data;
     /// an image over `pixelLimit` pixels is refused from the basic info, before libjxl allocates for it.
+    ///
+    /// A decoding step: a file without reconstruction data is ``ImageDecodingError/noJPEGReconstructionData``;
+    /// damage and limits are the errors any JPEG XL decode gives.
     public static func reconstructedJPEG(
         from jxl: Data, pixelLimit: Int? = DecodeOptions.defaultPixelLimit
-    ) throws(Failure) -> Data {
-        try jxl.withTypedBytes { (bytes) throws(Failure) in try reconstruct(bytes, pixelLimit: pixelLimit) }
+    ) throws(ImageDecodingError) -> Data {
+        try jxl.withTypedBytes { (bytes) throws(ImageDecodingError) in
+            try reconstruct(bytes, pixelLimit: pixelLimit)
+        }
     }
 
     /// Whether `jxl` holds JPEG reconstruction data (read from its boxes; no pixels decoded).
@@ -87,13 +65,12 @@ public enum JPEGXL {
         }
     }
 
-    private static func reconstruct(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int?) throws(Failure) -> Data {
-        let handle: JXLDecoderHandle
-        do {
-            handle = try JXLDecoderHandle(
-                bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FULL_IMAGE],
-                threads: true)
-        } catch { throw .library("\(error)") }
+    private static func reconstruct(
+        _ bytes: UnsafeRawBufferPointer, pixelLimit: Int?
+    ) throws(ImageDecodingError) -> Data {
+        let handle = try JXLDecoderHandle(
+            bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FULL_IMAGE],
+            threads: true)
         var output = Data()
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { buffer.deallocate() }
@@ -107,15 +84,10 @@ public enum JPEGXL {
             output.append(contentsOf: buffer[..<(buffer.count - remaining)])
         }
         while true {
-            let status: JxlDecoderStatus
-            do { status = try handle.next() } catch { throw .library("\(error)") }
-            switch status {
+            switch try handle.next() {
             case JXL_DEC_BASIC_INFO:
-                do {
-                    let info = try handle.basicInfo()
-                    try DecodeOptions(pixelLimit: pixelLimit).checkPixels(
-                        width: Int(info.xsize), height: Int(info.ysize))
-                } catch { throw .image(error) }
+                let info = try handle.basicInfo()
+                try DecodeOptions(pixelLimit: pixelLimit).checkPixels(width: Int(info.xsize), height: Int(info.ysize))
             case JXL_DEC_JPEG_RECONSTRUCTION:
                 started = true
                 setBuffer()
@@ -128,9 +100,9 @@ public enum JPEGXL {
                 setBuffer()
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 // Only reached without reconstruction data: libjxl wants pixels instead.
-                throw .noReconstructionData
+                throw .noJPEGReconstructionData
             case JXL_DEC_FULL_IMAGE, JXL_DEC_SUCCESS:
-                guard started else { throw .noReconstructionData }
+                guard started else { throw .noJPEGReconstructionData }
                 drain()
                 return output
             default:

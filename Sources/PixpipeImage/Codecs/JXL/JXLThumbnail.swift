@@ -5,8 +5,8 @@ extension JXLCodec {
     /// detail `kDC`: the 8x8-block averages a VarDCT frame stores before its AC coefficients), so the AC
     /// coefficients are neither read nor transformed; as the JPEG thumbnailer uses DCT scaling. Files without
     /// a DC stage (modular: lossless or lossy modular) and animations decode in full.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
-        try source.withBytes { (bytes) throws(ThumbnailError) in
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
+        try source.withBytes { (bytes) throws(ImageProcessingError) in
             let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try self.info(bytes) }
             let plan = try thumbnailer.plan(for: info)
             let image = try Thumbnailer.decoding { () throws(ImageDecodingError) in

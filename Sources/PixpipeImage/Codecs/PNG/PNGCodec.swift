@@ -62,7 +62,7 @@ struct PNGCodec: ImageCodec {
         try PNGRowWriter(header, options: self.options(options, as: PNGEncodeOptions.self), descriptor: descriptor)
     }
 
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
         let (reader, header) = try Thumbnailer.decoding { () throws(ImageDecodingError) in
             let reader =
                 switch source {

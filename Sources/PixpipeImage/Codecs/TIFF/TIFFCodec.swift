@@ -73,16 +73,16 @@ struct TIFFCodec: ImageCodec {
 
     /// A file is mapped rather than read whole, and the strips already decoded are dropped from memory, so
     /// a 200 MB TIFF's thumbnail does not hold 200 MB.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
         switch source {
         case .bytes(let bytes):
             return try TIFFStreamingResizer.thumbnail(bytes, by: thumbnailer)
         case .file(let file):
-            let mapped = try file.withMapping { (bytes) throws(ThumbnailError) in
+            let mapped = try file.withMapping { (bytes) throws(ImageProcessingError) in
                 try TIFFStreamingResizer.thumbnail(bytes, isFileMapping: true, by: thumbnailer)
             }
             if let mapped { return mapped }
-            return try source.withBytes { (bytes) throws(ThumbnailError) in
+            return try source.withBytes { (bytes) throws(ImageProcessingError) in
                 try TIFFStreamingResizer.thumbnail(bytes, by: thumbnailer)
             }
         }

@@ -8,7 +8,7 @@ enum TIFFStreamingResizer {
     /// The thumbnail of `bytes` that `thumbnailer` asks for; `isFileMapping` as ``TIFFHandle`` takes it.
     static func thumbnail(
         _ bytes: UnsafeRawBufferPointer, isFileMapping: Bool = false, by thumbnailer: Thumbnailer
-    ) throws(ThumbnailError) -> Image {
+    ) throws(ImageProcessingError) -> Image {
         let options = thumbnailer.options
         let decodeOptions = DecodeOptions(pixelLimit: nil, strictness: options.strictness)
         let handle = try Thumbnailer.decoding { () throws(ImageDecodingError) in

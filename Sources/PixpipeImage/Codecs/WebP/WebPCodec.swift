@@ -86,8 +86,8 @@ struct WebPCodec: ImageCodec {
     /// Still images are decoded straight at three times the target size by libwebp's rescaler (at full size
     /// only when that is no smaller), then finished by the thumbnailer's filter; an animation gives its
     /// first frame.
-    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ThumbnailError) -> Image {
-        try source.withBytes { (bytes) throws(ThumbnailError) in
+    func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
+        try source.withBytes { (bytes) throws(ImageProcessingError) in
             let container = try Thumbnailer.decoding { () throws(ImageDecodingError) in try WebPContainer(bytes) }
             let info = try Thumbnailer.decoding { () throws(ImageDecodingError) in try self.info(bytes) }
             let plan = try thumbnailer.plan(for: info)

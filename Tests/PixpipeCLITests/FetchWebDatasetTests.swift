@@ -120,7 +120,7 @@ struct FetchWebDatasetTests {
             urls.append(server.url("/img\(number).png").absoluteString)
         }
         let stallPNG = Array(try TestImages.png(TestImages.gradient(width: 20, height: 8)))
-        server.route("/stall.png", .headersForever)
+        server.route("/stall.png", .delayHeaders(seconds: 600, then: .respond(body: [])))
         // Shards of 2: [img1, img2] [stall, img3] [img4].
         urls.insert(server.url("/stall.png").absoluteString, at: 2)
         let list = try folder.write(Data(urls.joined(separator: "\n").utf8), to: "list.txt")

@@ -56,7 +56,7 @@ struct ArchiveOutputTests {
         let server = try TestHTTPServer()
         let folder = TemporaryFolder()
         for number in 1...4 { server.route("/\(number).png", .respond(body: Bodies.png(seed: number))) }
-        server.route("/stall.png", .headersForever)
+        server.route("/stall.png", .delayHeaders(seconds: 600, then: .respond(body: [])))
         var options = testOptions(folder)
         options.timeout = .seconds(600)
         options.archive = .webDataset(shardSize: 2)

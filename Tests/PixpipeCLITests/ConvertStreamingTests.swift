@@ -70,4 +70,40 @@ struct ConvertStreamingTests {
         #expect(lenient.errors.contains("warning"))
         #expect(try directory.fileNames() == ["cut.png", "out.pam"])
     }
+
+    @Test("A batch streams each file as one file would: bounded peak, same bytes, a cut input leaves nothing")
+    func batchStreams() throws {
+        let (width, height) = (4000, 3000)
+        let directory = try TemporaryDirectory()
+        let png = try Self.largePNG(width: width, height: height)
+        let first = try directory.write(png, to: "a.png")
+        let second = try directory.write(png, to: "b.png")
+        let cut = try directory.write(png.prefix(png.count / 2), to: "cut.png")
+        let out = directory.path("out")
+        let run = ChildProcessPeak.run(
+            pixpipe.url.path, ["convert", first, second, cut, out + "/", "--format", "pam", "-j", "2"])
+        // One input failed: status 1, the others written whole.
+        #expect(run.status == 1)
+        let expected = try Image(data: png).encoded(as: .pam)
+        for name in ["a.pam", "b.pam"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)) == expected, "\(name)")
+        }
+        // Nothing of the cut input, not even a temporary file (the batch's record of sources stays).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [
+                ".pixpipe-thumbnails.jsonl", "a.pam", "b.pam",
+            ])
+        // Two files at once, each held whole with its encoding, would add over 4x one image's pixels to what
+        // the same batch of tiny files costs; streamed, under half an image's pixels (the lenient hint for the
+        // cut file reads it row by row too). Under a sanitizer its shadow memory adds a share.
+        let tiny = try directory.write(try Self.largePNG(width: 4, height: 4), to: "tiny.png")
+        let baseline = ChildProcessPeak.run(
+            pixpipe.url.path, ["convert", tiny, tiny, directory.path("tiny") + "/", "--format", "pam", "-j", "2"])
+        #expect(baseline.status == 0)
+        let pixelBytes = width * height * 3
+        let bound = ChildProcessUsage.isSanitized ? 3 * pixelBytes : pixelBytes / 2
+        #expect(
+            run.peakBytes > 0 && run.peakBytes - baseline.peakBytes < bound,
+            "child peak RSS \(run.peakMiB) MiB, \(baseline.peakMiB) MiB for tiny files")
+    }
 }

@@ -188,7 +188,11 @@ struct ConvertCommand: Command {
     private func lenientHint(forFile path: String, settings: ConvertSettings) -> String {
         var options = settings.decodeOptions
         options.strictness = .lenient
-        return (try? Image(contentsOfFile: path, options: options)) != nil ? LenientHint.suffix : ""
+        // Row by row where the file gives rows, so the check never holds the image the conversion streamed.
+        let decodes =
+            StreamedConversion.decodesThrough(contentsOfFile: path, options: options)
+            ?? ((try? Image(contentsOfFile: path, options: options)) != nil)
+        return decodes ? LenientHint.suffix : ""
     }
 
     /// Whether the command line asks for a batch: OUT an existing folder, or ending in `/`, or several

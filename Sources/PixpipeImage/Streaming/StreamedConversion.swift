@@ -85,6 +85,16 @@ public enum StreamedConversion {
         }
     }
 
+    /// Whether the file at `path` decodes to its end with `options`, read a row at a time rather than held
+    /// whole; `nil` when the file gives no rows (the caller then decodes it whole to know).
+    package static func decodesThrough(contentsOfFile path: String, options: DecodeOptions) -> Bool? {
+        let source: (any RowSource)?
+        do { source = try openSource(path, options: options) } catch { return false }
+        guard let source else { return nil }
+        for index in 0..<source.header.height { _ = source.row(index) }
+        return (try? source.finish()) != nil
+    }
+
     /// The row source for the file at `path`, or `nil` when its format gives no rows or this file needs
     /// the whole image (several pages or frames, interlaced, a layout read whole).
     static func openSource(_ path: String, options: DecodeOptions) throws(ImageDecodingError) -> (any RowSource)? {

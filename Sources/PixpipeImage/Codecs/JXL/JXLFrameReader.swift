@@ -8,6 +8,9 @@ final class JXLFrameReader {
     let info: JxlBasicInfo
     let pixelFormat: PixelFormat
     private(set) var iccProfile: [UInt8]?
+    /// The failure that ended the read: libjxl may still point at a frame array freed with it, so it is
+    /// never asked to go on.
+    private var failure: ImageDecodingError?
 
     var width: Int { Int(info.xsize) }
     var height: Int { Int(info.ysize) }
@@ -60,13 +63,13 @@ final class JXLFrameReader {
     func nextFrame() throws(ImageDecodingError) -> (pixels: [UInt8], duration: Duration)? {
         var duration = Duration.zero
         var format = jxlFormat
+        if let failure { throw failure }
         let size = width * height * pixelFormat.bytesPerPixel
-        var failure: ImageDecodingError?
         var ended = false
         // Capacity untouched until libjxl writes it, so the end of the frames costs no memory.
         let pixels = [UInt8](unsafeUninitializedCapacity: size) { storage, count in
             var given = false
-            do {
+            do throws(ImageDecodingError) {
                 while true {
                     switch try handle.next() {
                     case JXL_DEC_FRAME:
@@ -75,13 +78,11 @@ final class JXLFrameReader {
                         var needed = 0
                         guard pxp_JxlDecoderImageOutBufferSize(handle.decoder, &format, &needed) == JXL_DEC_SUCCESS,
                             needed == size
-                        else { throw ImageDecodingError.corrupt(format: .jxl, reason: "unexpected output size") }
+                        else { throw .corrupt(format: .jxl, reason: "unexpected output size") }
                         _ = pxp_JxlDecoderSetImageOutBuffer(handle.decoder, &format, storage.baseAddress, size)
                         given = true
                     case JXL_DEC_FULL_IMAGE:
-                        guard given else {
-                            throw ImageDecodingError.corrupt(format: .jxl, reason: "a frame without pixels")
-                        }
+                        guard given else { throw .corrupt(format: .jxl, reason: "a frame without pixels") }
                         count = size
                         return
                     case JXL_DEC_SUCCESS:
@@ -91,10 +92,8 @@ final class JXLFrameReader {
                         continue
                     }
                 }
-            } catch let error as ImageDecodingError {
-                failure = error
             } catch {
-                failure = .corrupt(format: .jxl, reason: String(describing: error))
+                failure = error
             }
         }
         if let failure { throw failure }
@@ -103,6 +102,7 @@ final class JXLFrameReader {
 
     /// Reads on to the end of the file for the boxes after the codestream (a still image: no pixels left).
     func readToEnd() throws(ImageDecodingError) {
+        if let failure { throw failure }
         while try handle.next() != JXL_DEC_SUCCESS {}
     }
 

@@ -67,6 +67,36 @@ struct HostRequestPacerTests {
         }
     }
 
+    @Test("A host waiting for its next turn holds back no other host: neither its slot nor the window")
+    func aSlowHostHoldsBackNoOther() async throws {
+        let (server, arrivals) = try Self.imageServer()
+        let folder = TemporaryFolder()
+        // One request every 30 s to localhost: its second item waits the whole test for its turn. With one
+        // connection in all, a window of a few items and the fast host's items after it in the list, they
+        // could only go on if the waiting item held neither the connection nor the window.
+        let slow = (0..<3).map { index in
+            DownloadItem(url: URL(string: "http://localhost:\(server.port)/a?s=\(index)")!, name: "s\(index).jpg")
+        }
+        let fast = (0..<20).map { index in
+            DownloadItem(url: URL(string: "http://127.0.0.1:\(server.port)/a?f=\(index)")!, name: "f\(index).jpg")
+        }
+        var options = testOptions(folder)
+        options.concurrency = 1
+        options.perHostConcurrency = 1
+        options.hostRequestsPerSecond = ["localhost": 1.0 / 30]
+        let events = Downloader(options: options).run(slow + fast)
+        var fastDone = 0
+        for await event in events {
+            guard case .finished(_, let record) = event, record.status == .ok else { continue }
+            if record.url.hasPrefix("http://127.0.0.1") { fastDone += 1 }
+            if fastDone == fast.count { break }
+        }
+        events.cancel()
+        #expect(fastDone == fast.count)
+        #expect(arrivals.count("localhost") == 1)
+        #expect(arrivals.count("127.0.0.1") == fast.count)
+    }
+
     @Test("A host's own rate overrides the default")
     func hostOverride() async throws {
         let (server, arrivals) = try Self.imageServer()

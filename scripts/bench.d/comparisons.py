@@ -1,8 +1,8 @@
 """The table of comparisons: every row the report prints, each side's command and the row's targets.
 
 The rows of the image formats beyond PNG and JPEG (formats.py, camera.py), colour (colour.py), the
-fetch at scale (scale.py) and the image pipeline (pipeline.py) are built in their own modules and
-joined here; the classes they share are in model.py.
+fetch at scale (scale.py), the fetch rates (rate.py) and the image pipeline (pipeline.py) are built in
+their own modules and joined here; the classes they share are in model.py.
 """
 
 import os
@@ -12,6 +12,7 @@ import camera
 import colour
 import formats
 import pipeline as pipeline_row
+import rate as rate_row
 import scale as scale_row  # named apart from build()'s local `scale`
 from model import Comparison, Side, Target, sh
 
@@ -504,6 +505,7 @@ def build(ctx):
     rows += camera.build(ctx, bench, py, inner, work, thumbnail_sides)
     # The scale row: 200,000 URLs (20,000 with --quick), resumed, and 4 shards at once.
     rows.append(scale_row.comparison(ctx))
+    rows.append(rate_row.comparison(ctx))
     # The image pipeline: memory hits, disk hit against fetch and decode, a mixed Zipf workload.
     rows.append(pipeline_row.comparison(ctx))
     return rows

@@ -70,7 +70,7 @@ def print_comparison(result):
         )
         if status:
             print(f"  {'':<20}{status}")
-        for key in ("output_bytes", "psnr", "warning", "tenth_rates", "last_over_first", "consistency", "details"):
+        for key in ("output_bytes", "psnr", "warning", "tenth_rates", "last_over_first", "hosts", "consistency", "details"):
             if side.get(key) is not None:
                 value = side[key]
                 if key == "psnr":

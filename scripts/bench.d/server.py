@@ -24,6 +24,8 @@ events {{
 }}
 http {{
     access_log off;
+    # The fetch-rate row reads each request's arrival time and host name from this log (its location only).
+    log_format arrivals '$msec $host';
     sendfile on;
     tcp_nopush on;
     keepalive_timeout 65;
@@ -46,6 +48,11 @@ http {{
         location /scale/ {{
             rewrite ^/scale/[0-9]+-(t[0-9]+[.]jpg)$ /tiny/$1 break;
         }}
+        # The fetch-rate row's URLs, the same tiny files, each request logged with its arrival time.
+        location /rate/ {{
+            access_log {prefix}/rate-arrivals.log arrivals;
+            rewrite ^/rate/[0-9]+-(t[0-9]+[.]jpg)$ /tiny/$1 break;
+        }}
     }}
 }}
 """
@@ -66,6 +73,10 @@ class Nginx:
         self.root = os.path.abspath(www_root)
         self.port = None
         self.process = None
+
+    def rate_log_path(self):
+        """The log of the requests under /rate/: one line per request, `ARRIVAL-SECONDS HOST`."""
+        return os.path.join(self.prefix, "rate-arrivals.log")
 
     def url(self, path):
         return f"http://127.0.0.1:{self.port}/{path}"

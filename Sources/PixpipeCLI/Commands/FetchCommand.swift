@@ -35,8 +35,10 @@ struct FetchCommand: Command {
         requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
         With --shard, the shards writing to one folder keep the rate together (a file per host under
         DIR/.pixpipe/pace, locked while a turn is taken); a host's slowdown stays with the shard told. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
-        one its requests are spaced further, less so after each success), and the summary names it. The
-        User-Agent names pixpipe and its version unless --user-agent says otherwise.
+        one its requests are spaced further, less so after each success), and the summary names it. A paced
+        host's items wait for their turns without holding a connection, and those past --per-host wait outside
+        the items in flight (up to --max-parked), so a slow host does not hold back the other hosts of a list.
+        The User-Agent names pixpipe and its version unless --user-agent says otherwise.
         --robots fetches each host's robots.txt once and skips the URLs its rules for 'Pixpipe' (else '*')
         disallow, never asking for them ('robots-disallowed'); a robots.txt answered 4xx allows all, one
         answered 5xx or not at all skips the whole host for the run; its Crawl-delay spaces the host's
@@ -101,6 +103,9 @@ struct FetchCommand: Command {
             ),
             .value("concurrency", short: "j", placeholder: "N", help: "Downloads at once (default 16)."),
             .value("per-host", placeholder: "N", help: "Downloads at once from one host (default 8)."),
+            .value(
+                "max-parked", placeholder: "N",
+                help: "Items of rate-limited hosts held back while other hosts go on (default 10000)."),
             .value("retries", placeholder: "N", help: "Retries after a failed attempt (default 2)."),
             .value("timeout", placeholder: "SECONDS", help: "Timeout of one attempt, fractions allowed (default 30)."),
             .value(

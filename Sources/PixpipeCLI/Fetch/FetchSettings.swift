@@ -35,6 +35,8 @@ struct FetchSettings: Sendable {
         var options = DownloadOptions(outputDirectory: URL(fileURLWithPath: out, isDirectory: true))
         options.concurrency = try arguments.integer("concurrency", in: 1...1024) ?? options.concurrency
         options.perHostConcurrency = try arguments.integer("per-host", in: 1...1024) ?? options.perHostConcurrency
+        options.maximumParkedItems =
+            try arguments.integer("max-parked", in: 0...10_000_000) ?? options.maximumParkedItems
         if let retries = try arguments.integer("retries", in: 0...100) {
             options.retryPolicy.maxAttempts = retries + 1
         }

@@ -28,16 +28,26 @@ struct ItemRunner: Sendable {
     let pacer: HostRequestPacer
     /// Each host's robots.txt rules, under ``DownloadOptions/obeysRobotsTxt``; `nil` otherwise.
     let robots: RobotsCache?
+    /// One place per paced host (a limiter of one slot per key): the item holding it waits for the host's
+    /// next free start, then takes a network slot and the turn, and lets the next item of the host in.
+    let pacingGates = ConcurrencyLimiter(limit: .max, perKeyLimit: 1)
 
     /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
-    /// starts, so that transfers start in list order (tasks themselves run in no set order).
-    func reserveTransfer(for job: ItemJob) -> SlotReservation {
-        network.reserve(key: Self.networkKey(for: job.item.url))
+    /// starts, so that transfers start in list order (tasks themselves run in no set order). `nil` for a
+    /// paced host: its items take their slots in turn at the host's gate instead, so that a reserved slot is
+    /// never held by an item still waiting for its host's turn.
+    func reserveTransfer(for job: ItemJob) -> SlotReservation? {
+        pacer.paces(job.item.url) ? nil : network.reserve(key: Self.networkKey(for: job.item.url))
+    }
+
+    /// The host whose pace `job` keeps, when that host is paced now; `nil` otherwise.
+    func pacedHost(of job: ItemJob) -> String? {
+        pacer.paces(job.item.url) ? HostRequestPacer.host(job.item.url) : nil
     }
 
     /// Runs `job` to its outcome: attempts until one settles the item or the retry budget or the deadline
     /// runs out. The first transfer uses `reservation`, from ``reserveTransfer(for:)``; retries queue anew.
-    func run(_ job: ItemJob, reservation: SlotReservation) async -> ItemOutcome {
+    func run(_ job: ItemJob, reservation: SlotReservation?) async -> ItemOutcome {
         if Task.isCancelled { return .cancelled }
         if let gone = job.recordedGone { return await pruneRecordedGone(job, entry: gone) }
         if job.redo, let outcome = await redoFromKeptOriginal(job) { return outcome }
@@ -133,9 +143,9 @@ struct ItemRunner: Sendable {
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
         let gate = options.respectsNoAI ? NoAIGate(digester: digester, productToken: DownloadOptions.productToken) : nil
-        let body = { (attempts: inout ItemAttempts) async -> Result<Response<Data>, HTTPError> in
+        let body = { (attempts: inout ItemAttempts, turnTaken: Bool) async -> Result<Response<Data>, HTTPError> in
             // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
-            if await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
+            if !turnTaken, await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
             if attempts.count == 0 {
                 attempts.start(deadline: deadline)
                 if options.reportsStarts { await events.send(.started(index: job.index, url: url)) }
@@ -155,15 +165,41 @@ struct ItemRunner: Sendable {
             }
             return result
         }
-        let result =
-            if let reservation {
-                await reservation.withSlot { await body(&attempts) }
-            } else {
-                await network.withSlot(key: Self.networkKey(for: url)) { await body(&attempts) }
-            }
+        let key = Self.networkKey(for: url)
+        let result: Result<Response<Data>, HTTPError>?
+        if let reservation {
+            result = await reservation.withSlot { await body(&attempts, false) }
+        } else if pacer.paces(url) {
+            guard await takePacedSlot(url: url, key: key) else { return nil }
+            result = await body(&attempts, true)
+            network.release(key: key)
+        } else {
+            result = await network.withSlot(key: key) { await body(&attempts, false) }
+        }
         guard let result else { return nil }
         attempts.count += 1
         return Fetched(result: result, digester: digester, noAIDirective: gate?.refusedDirective)
+    }
+
+    /// Takes a network slot for `key` and the turn of `url`'s paced host, waiting for the turn at the host's
+    /// gate first: while one item of the host sleeps until the host is free, it holds no network slot that
+    /// another host's transfer could use, and the items behind it wait at the gate, not in the slot queue.
+    /// `false` (holding nothing) when cancelled.
+    private func takePacedSlot(url: URL, key: String) async -> Bool {
+        let taken = await pacingGates.withSlot(key: HostRequestPacer.host(url)) { () async -> Bool in
+            let delay = pacer.delayUntilFree(url)
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { return false }
+            }
+            guard await network.acquire(key: key) else { return false }
+            // Taken before the gate opens for the next item, which then sees the host's following turn.
+            if await !pacer.waitForTurn(url) {
+                network.release(key: key)
+                return false
+            }
+            return true
+        }
+        return taken ?? false
     }
 
     /// What the attempt's answer makes of the item: stored, failed for good, or worth another attempt.

@@ -86,6 +86,30 @@ final class HostRequestPacer: Sendable {
         }
     }
 
+    /// Whether `url`'s host is paced now: it has a rate, a `Crawl-delay`, a slowdown, or a turn still ahead.
+    func paces(_ url: URL) -> Bool {
+        guard engaged.load(ordering: .relaxed) else { return false }
+        let host = Self.host(url)
+        if defaultInterval != nil || intervals[host] != nil { return true }
+        let now = ContinuousClock.now
+        return hosts.withLock { table in
+            guard let state = table[host] else { return false }
+            return state.floor > .zero || state.slowdown > .zero || state.nextStart.map { $0 > now } ?? false
+        }
+    }
+
+    /// How long until `url`'s host's next free start, taking nothing; zero when it is free now. (The turns
+    /// other shards took are known only when a turn is taken.)
+    func delayUntilFree(_ url: URL) -> Duration {
+        guard engaged.load(ordering: .relaxed) else { return .zero }
+        let host = Self.host(url)
+        let now = ContinuousClock.now
+        return hosts.withLock { table in
+            guard let next = table[host]?.nextStart, next > now else { return .zero }
+            return now.duration(to: next)
+        }
+    }
+
     /// Sets the least interval between two requests to `url`'s host (its robots.txt `Crawl-delay`); a
     /// longer one from the rate stays. The change, for the event stream.
     func setMinimumInterval(_ interval: Duration, forHostOf url: URL) -> HostPaceChange {
@@ -154,7 +178,8 @@ final class HostRequestPacer: Sendable {
         slowest.withLock { $0.mapValues(\.secondsValue) }
     }
 
-    private static func host(_ url: URL) -> String { url.host?.lowercased() ?? "" }
+    /// The host a pace is kept for: the URL's host name, in lower case (every port of it shares the pace).
+    static func host(_ url: URL) -> String { url.host?.lowercased() ?? "" }
 
     /// The time between two starts at `rate` a second; `nil` for no limit (a rate of 0 or less, or not finite).
     private static func interval(_ rate: Double) -> Duration? {

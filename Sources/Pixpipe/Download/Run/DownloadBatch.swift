@@ -10,7 +10,8 @@ import Foundation
 /// when one finishes, so memory holds the window plus 8 bytes per URL seen and per name claimed (plus the
 /// earlier manifest's index with 16 bytes per name it records, see ``RecordedNames``, and, when resuming, at
 /// most two batches of items whose stored files are being checked: see ``PendingChecks``), whatever the
-/// length of the list. Its events go to the channel in batches.
+/// length of the list. Items of a paced host beyond its per-host limit wait outside the window (see
+/// ``HostParking``), so a slow host does not hold back the others. Its events go to the channel in batches.
 struct DownloadBatch: Sendable {
     let options: DownloadOptions
     let runner: ItemRunner
@@ -116,12 +117,14 @@ struct DownloadBatch: Sendable {
         var exhausted = false
         let window = options.window
         let runner = self.runner
+        var parking = HostParking(perHost: options.perHostConcurrency, capacity: options.maximumParkedItems)
         await withTaskGroup(of: (Int, ItemOutcome).self) { group in
             var running = 0
             while true {
                 while running < window, summary.stopReason == nil, !Task.isCancelled {
                     if !ready.isEmpty {
                         let job = ready.removeFirst()
+                        if let host = runner.pacedHost(of: job), !parking.admit(job, host: host) { continue }
                         let reservation = runner.reserveTransfer(for: job)
                         group.addTask { (job.index, await runner.run(job, reservation: reservation)) }
                         running += 1
@@ -198,6 +201,8 @@ struct DownloadBatch: Sendable {
                     let job = ItemJob(
                         index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
                         recorded: recorded, recordedGone: recordedGone, redo: redo)
+                    // A paced host's items past its per-host limit wait outside the window: see HostParking.
+                    if let host = runner.pacedHost(of: job), !parking.admit(job, host: host) { continue }
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = runner.reserveTransfer(for: job)
                     group.addTask { (index, await runner.run(job, reservation: reservation)) }
@@ -206,6 +211,8 @@ struct DownloadBatch: Sendable {
                 await flush(&pending)
                 guard let (index, outcome) = await group.next() else { break }
                 running -= 1
+                // The ended item's host has room again: its next parked item goes first.
+                if let next = parking.ended(index: index) { ready.insert(next, at: 0) }
                 let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary, pending: &pending)
                 if stopNow { group.cancelAll() }
             }

@@ -172,6 +172,11 @@ public struct DownloadOptions: Sendable {
     /// Whether images are stored as they came: no processing and no output encoding.
     public var storesAsReceived: Bool { processing.isEmpty && outputEncoding == nil }
 
+    /// The most items of paced hosts (a rate, a `Crawl-delay` or a slowdown) held back from the window at
+    /// once while their hosts' earlier items wait for their turns, so that the other hosts' items go on:
+    /// 10,000 (under a kilobyte each). Past it, the list is read no further ahead.
+    public var maximumParkedItems = 10_000
+
     /// How many items are held at once (queued for a slot, transferring, or processing): the memory window.
     var window: Int {
         max(1, concurrency) + 2 * ProcessInfo.processInfo.activeProcessorCount

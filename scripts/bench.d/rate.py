@@ -21,7 +21,7 @@ import subprocess
 
 from measure import run_measured
 from model import Comparison
-from scale import TINY_FILES, check_manifest
+from scale import TINY_FILES, check_manifest, row_result, skipped_side
 
 RATES = {"127.0.0.1": 20.0, "localhost": 10.0}
 TOLERANCE = 0.10
@@ -70,11 +70,7 @@ def run_row(comparison, ctx, env, timeout, log):
     """Runs each case once: each is a few seconds of paced requests, limited by the rate, not the machine."""
     count = comparison.work["files"] // len(RATES)
     if not ctx.pixpipe:
-        skipped = {"name": "pixpipe", "kind": "process", "status": "skipped", "reason": "pixpipe did not build",
-                   "runs": [], "time_s": None, "cpu_s": None, "peak_bytes": None}
-        return {"name": comparison.name, "title": comparison.title, "work": comparison.work,
-                "primary": comparison.primary, "note": comparison.note, "sides": [skipped], "ratios": {},
-                "targets": []}
+        return row_result(comparison, [skipped_side("pixpipe did not build")], [])
     server = ctx.server
     access_log = server.rate_log_path()
     list_path = os.path.join(ctx.work, "lists", f"rate-{count}.txt")
@@ -127,9 +123,7 @@ def run_row(comparison, ctx, env, timeout, log):
             + f"; {side['consistency']}")
         sides.append(side)
         subprocess.run(["rm", "-rf", out], check=False)
-    return {"name": comparison.name, "title": comparison.title, "work": comparison.work,
-            "primary": comparison.primary, "note": comparison.note, "sides": sides, "ratios": {},
-            "targets": targets}
+    return row_result(comparison, sides, targets)
 
 
 def comparison(ctx):

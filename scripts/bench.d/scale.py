@@ -164,15 +164,24 @@ def _status(met, value):
     return f"{'met' if met else 'missed'} ({value})"
 
 
+def skipped_side(reason):
+    """A pixpipe side that did not run, for the rows that run pixpipe alone."""
+    return {"name": "pixpipe", "kind": "process", "status": "skipped", "reason": reason,
+            "runs": [], "time_s": None, "cpu_s": None, "peak_bytes": None}
+
+
+def row_result(comparison, sides, targets):
+    """The result of a row that runs pixpipe alone: its sides and targets, no ratios."""
+    return {"name": comparison.name, "title": comparison.title, "work": comparison.work,
+            "primary": comparison.primary, "note": comparison.note, "sides": sides, "ratios": {},
+            "targets": targets}
+
+
 def run_row(comparison, ctx, env, timeout, log):
     """Runs the row once (it is long: the interleaving of the other rows buys nothing here)."""
     count = comparison.work["files"]
     if not ctx.pixpipe:
-        skipped = {"name": "pixpipe", "kind": "process", "status": "skipped", "reason": "pixpipe did not build",
-                   "runs": [], "time_s": None, "cpu_s": None, "peak_bytes": None}
-        return {"name": comparison.name, "title": comparison.title, "work": comparison.work,
-                "primary": comparison.primary, "note": comparison.note, "sides": [skipped], "ratios": {},
-                "targets": []}
+        return row_result(comparison, [skipped_side("pixpipe did not build")], [])
     server = ctx.server
     list_path = os.path.join(ctx.work, "lists", f"scale-{count}.txt")
     write_list(list_path, server, count)
@@ -273,9 +282,7 @@ def run_row(comparison, ctx, env, timeout, log):
     targets.append({"text": "4 shards at once end in one consistent manifest", "peer": "pixpipe", "metric": "scale",
                     "threshold": 0, "status": _status(not problems and result.ok, shards["consistency"])})
     clear(sharded, ctx)
-    return {"name": comparison.name, "title": comparison.title, "work": comparison.work,
-            "primary": comparison.primary, "note": comparison.note, "sides": sides, "ratios": {},
-            "targets": targets}
+    return row_result(comparison, sides, targets)
 
 
 def clear(directory, ctx):

@@ -146,6 +146,36 @@ struct HostRequestPacerTests {
         }
     }
 
+    @Test("A slowdown that recovers while the host's items are parked loses none of them")
+    func recoveryWhileParkedLosesNothing() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        let jpeg = Bodies.jpeg()
+        let answered = Locked(0)
+        server.route(
+            "/a",
+            .handler { _ in
+                let count = answered.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return count == 1 ? .text("busy", status: 503) : .respond(body: jpeg)
+            })
+        // One connection and a small window: items read after the 503 park behind the slowed host's one
+        // counted item, and the slowdown ends (a fifth less per success) long before the list does.
+        let items = (0..<60).map { index in
+            DownloadItem(url: URL(string: "http://127.0.0.1:\(server.port)/a?i=\(index)")!, name: "\(index).jpg")
+        }
+        var options = testOptions(folder)
+        options.concurrency = 1
+        options.perHostConcurrency = 1
+        let summary = await Downloader(options: options).download(items)
+        #expect(summary.ok == items.count)
+        #expect(summary.failed == 0)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(stored.filter { $0.hasSuffix(".jpg") }.count == items.count)
+    }
+
     @Test("429 with Retry-After pauses the whole host, not only the item that got it")
     func retryAfterPausesTheHost() async throws {
         let server = try TestHTTPServer()

@@ -118,13 +118,20 @@ struct DownloadBatch: Sendable {
         let window = options.window
         let runner = self.runner
         var parking = HostParking(perHost: options.perHostConcurrency, capacity: options.maximumParkedItems)
+        var released: [ItemJob] = []
         await withTaskGroup(of: (Int, ItemOutcome).self) { group in
             var running = 0
             while true {
                 while running < window, summary.stopReason == nil, !Task.isCancelled {
-                    if !ready.isEmpty {
-                        let job = ready.removeFirst()
-                        if let host = runner.pacedHost(of: job), !parking.admit(job, host: host) { continue }
+                    if !released.isEmpty || !ready.isEmpty {
+                        // A released item was parked and already has its place: see HostParking.
+                        let job: ItemJob
+                        if !released.isEmpty {
+                            job = released.removeFirst()
+                        } else {
+                            job = ready.removeFirst()
+                            if parking.parks(job, pacedHost: runner.pacedHost(of: job)) { continue }
+                        }
                         let reservation = runner.reserveTransfer(for: job)
                         group.addTask { (job.index, await runner.run(job, reservation: reservation)) }
                         running += 1
@@ -202,17 +209,23 @@ struct DownloadBatch: Sendable {
                         index: index, item: item, pattern: pattern, stored: stored, ownName: ownName,
                         recorded: recorded, recordedGone: recordedGone, redo: redo)
                     // A paced host's items past its per-host limit wait outside the window: see HostParking.
-                    if let host = runner.pacedHost(of: job), !parking.admit(job, host: host) { continue }
+                    if parking.parks(job, pacedHost: runner.pacedHost(of: job)) { continue }
                     // The place in the network queue is taken here, in list order: child tasks start in no set order.
                     let reservation = runner.reserveTransfer(for: job)
                     group.addTask { (index, await runner.run(job, reservation: reservation)) }
                     running += 1
                 }
                 await flush(&pending)
-                guard let (index, outcome) = await group.next() else { break }
+                guard let (index, outcome) = await group.next() else {
+                    // Nothing runs: nothing may be left parked (see HostParking.releaseAll).
+                    let stranded = parking.releaseAll()
+                    if stranded.isEmpty || summary.stopReason != nil || Task.isCancelled { break }
+                    released += stranded
+                    continue
+                }
                 running -= 1
                 // The ended item's host has room again: its next parked item goes first.
-                if let next = parking.ended(index: index) { ready.insert(next, at: 0) }
+                if let next = parking.ended(index: index) { released.append(next) }
                 let stopNow = await record(outcome, index: index, manifest: manifest, into: &summary, pending: &pending)
                 if stopNow { group.cancelAll() }
             }

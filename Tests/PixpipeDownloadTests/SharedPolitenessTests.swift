@@ -141,4 +141,32 @@ struct SharedPolitenessTests {
             #expect(arrival - slowed >= bound - .milliseconds(2), "\(arrival - slowed) < \(bound)")
         }
     }
+
+    @Test("When the shared files cannot be made, a shard keeps its own limits and still downloads")
+    func fallbackWithoutSharedFiles() async throws {
+        let server = try TestHTTPServer()
+        let folder = TemporaryFolder()
+        let counter = InFlightCounter()
+        let body = Bodies.png()
+        server.route(
+            "/held.png",
+            .handler { _ in
+                counter.enter("host")
+                Thread.sleep(forTimeInterval: 0.05)
+                counter.leave("host")
+                return .respond(body: body)
+            })
+        // A file where the shared folder would go: no slot or pace file can be made under it.
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: folder.url.path + "/.pixpipe", contents: Data()))
+        var options = try Self.shardOptions(folder, index: 0, count: 1)
+        options.perHostConcurrency = 2
+        let items = try Self.items(server, "/held.png", perShard: 6, count: 1)
+        let summary = await Downloader(options: options).download(items)
+        #expect(summary.ok == items.count)
+        #expect(counter.peak("host") <= 2)
+        var isFolder: ObjCBool = true
+        #expect(FileManager.default.fileExists(atPath: folder.url.path + "/.pixpipe", isDirectory: &isFolder))
+        #expect(!isFolder.boolValue)
+    }
 }

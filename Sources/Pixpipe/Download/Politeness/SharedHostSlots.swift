@@ -109,6 +109,8 @@ final class SharedHostSlots: Sendable {
             var kept = true
             if descriptor == -2 {
                 descriptor = Self.openSlotFile(Self.fileName(for: host), in: folder)
+                // Out of descriptors is this process's state now, not the folder's: the host is tried again.
+                if descriptor < 0, errno == EMFILE || errno == ENFILE { return nil }
                 kept = descriptor < 0 || table.count < Self.openFileLimit
                 if kept { table[host] = descriptor }
             }

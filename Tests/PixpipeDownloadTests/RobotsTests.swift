@@ -317,8 +317,8 @@ struct SharedRateTests {
         #expect(FileManager.default.fileExists(atPath: folder.url.path + "/.pixpipe/pace/127.0.0.1"))
     }
 
-    @Test("Without a rate, shards make no slot files")
-    func noRateNoFiles() async throws {
+    @Test("Without a rate, shards keep their shared pace and slots in .pixpipe alone")
+    func noRateSharedFiles() async throws {
         let server = try TestHTTPServer()
         server.route("/a", .respond(body: Bodies.jpeg()))
         let folder = TemporaryFolder()
@@ -326,6 +326,11 @@ struct SharedRateTests {
         options.shard = try Shard(index: 0, count: 1)
         let summary = await Downloader(options: options).download([DownloadItem(url: server.url("/a"))])
         #expect(summary.ok == 1)
-        #expect(!FileManager.default.fileExists(atPath: folder.url.path + "/.pixpipe"))
+        // A slowdown or pause another shard is told must reach this one, rate or not.
+        let shared = folder.url.path + "/.pixpipe"
+        #expect(Set((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []) == ["pace", "slots"])
+        #expect(FileManager.default.fileExists(atPath: shared + "/pace/127.0.0.1"))
+        #expect(FileManager.default.fileExists(atPath: shared + "/slots/127.0.0.1_\(server.port)/0"))
+        #expect(folder.names().filter { $0.hasPrefix(".") } == [".pixpipe"])
     }
 }

@@ -33,8 +33,9 @@ struct FetchCommand: Command {
         included ('timeout' or 'deadline-exceeded').
         Politeness: --concurrency and --per-host bound the transfers at once; --rate N/s (or N/min) spaces the
         requests to each host, retries included, and --rate HOST=N/s sets one host's own rate (repeatable).
-        With --shard, the shards writing to one folder keep the rate together (a file per host under
-        DIR/.pixpipe/pace, locked while a turn is taken); a host's slowdown stays with the shard told. A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
+        With --shard, the shards writing to one folder keep --per-host, the rate, slowdowns and Retry-After
+        pauses together (files per host under DIR/.pixpipe, locked with flock; where flock fails, each shard
+        keeps them alone). A host answering 429 or 503 is slowed as a whole (Retry-After pauses it; without
         one its requests are spaced further, less so after each success), and the summary names it. A paced
         host's items wait for their turns without holding a connection, and those past --per-host wait outside
         the items in flight (up to --max-parked), so a slow host does not hold back the other hosts of a list.

@@ -31,6 +31,8 @@ struct ItemRunner: Sendable {
     /// One place per paced host (a limiter of one slot per key): the item holding it waits for the host's
     /// next free start, then takes a network slot and the turn, and lets the next item of the host in.
     let pacingGates = ConcurrencyLimiter(limit: .max, perKeyLimit: 1)
+    /// The per-host transfer slots shared with the other shards writing to the folder; `nil` without a shard.
+    var sharedSlots: SharedTransferSlots? = nil
 
     /// Takes `job`'s place in the queue for a network slot; call it in list order, before the job's task
     /// starts, so that transfers start in list order (tasks themselves run in no set order). `nil` for a
@@ -133,6 +135,12 @@ struct ItemRunner: Sendable {
         "\(url.host ?? ""):\(url.port ?? -1)"
     }
 
+    /// The name of `url`'s shared slot folder: the host, and the port when the URL gives one.
+    private static func sharedSlotKey(for url: URL) -> String {
+        let host = url.host?.lowercased() ?? ""
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
     /// One transfer holding a network slot (global and per host), `reservation`'s when given; the first one
     /// starts the item's clocks. `nil` when cancelled while waiting for the slot.
     private func transfer(
@@ -143,7 +151,8 @@ struct ItemRunner: Sendable {
         // Only a body stored as it came is hashed as it arrives; processed output is hashed once encoded.
         let digester = options.storesAsReceived ? BodyDigester() : nil
         let gate = options.respectsNoAI ? NoAIGate(digester: digester, productToken: DownloadOptions.productToken) : nil
-        let body = { (attempts: inout ItemAttempts, turnTaken: Bool) async -> Result<Response<Data>, HTTPError> in
+        let body = {
+            (attempts: inout ItemAttempts, turnTaken: Bool) async -> Result<Response<Data>, HTTPError> in
             // The host's turn first, holding the slot (no burst after a stall), before any clock starts.
             if !turnTaken, await !pacer.waitForTurn(url) { return .failure(.cancelled(url: url)) }
             if attempts.count == 0 {
@@ -168,13 +177,15 @@ struct ItemRunner: Sendable {
         let key = Self.networkKey(for: url)
         let result: Result<Response<Data>, HTTPError>?
         if let reservation {
-            result = await reservation.withSlot { await body(&attempts, false) }
+            result = await reservation.withSlot { await withSharedSlot(url) { await body(&attempts, false) } } ?? nil
         } else if pacer.paces(url) {
-            guard await takePacedSlot(url: url, key: key) else { return nil }
+            guard let shared = await takePacedSlot(url: url, key: key) else { return nil }
             result = await body(&attempts, true)
+            if case .held(let descriptor) = shared { sharedSlots?.release(descriptor) }
             network.release(key: key)
         } else {
-            result = await network.withSlot(key: key) { await body(&attempts, false) }
+            result =
+                await network.withSlot(key: key) { await withSharedSlot(url) { await body(&attempts, false) } } ?? nil
         }
         guard let result else { return nil }
         attempts.count += 1
@@ -184,22 +195,48 @@ struct ItemRunner: Sendable {
     /// Takes a network slot for `key` and the turn of `url`'s paced host, waiting for the turn at the host's
     /// gate first: while one item of the host sleeps until the host is free, it holds no network slot that
     /// another host's transfer could use, and the items behind it wait at the gate, not in the slot queue.
-    /// `false` (holding nothing) when cancelled.
-    private func takePacedSlot(url: URL, key: String) async -> Bool {
-        let taken = await pacingGates.withSlot(key: HostRequestPacer.host(url)) { () async -> Bool in
+    /// The host's slot shared with other shards comes after the network slot and before the turn, as in
+    /// ``withSharedSlot(_:_:)``. What was taken of the shared slots, or `nil` (holding nothing) when cancelled.
+    private func takePacedSlot(url: URL, key: String) async -> SharedTransferSlots.Acquisition? {
+        let taken = await pacingGates.withSlot(key: HostRequestPacer.host(url)) {
+            () async -> SharedTransferSlots.Acquisition? in
             let delay = pacer.delayUntilFree(url)
             if delay > .zero {
-                do { try await Task.sleep(for: delay) } catch { return false }
+                do { try await Task.sleep(for: delay) } catch { return nil }
             }
-            guard await network.acquire(key: key) else { return false }
+            guard await network.acquire(key: key) else { return nil }
+            let shared = await sharedSlots?.acquire(key: Self.sharedSlotKey(for: url)) ?? .unshared
             // Taken before the gate opens for the next item, which then sees the host's following turn.
-            if await !pacer.waitForTurn(url) {
+            if case .cancelled = shared {
                 network.release(key: key)
-                return false
+                return nil
             }
-            return true
+            if await !pacer.waitForTurn(url) {
+                if case .held(let descriptor) = shared { sharedSlots?.release(descriptor) }
+                network.release(key: key)
+                return nil
+            }
+            return shared
         }
-        return taken ?? false
+        return taken ?? nil
+    }
+
+    /// Runs `body` holding `url`'s transfer slot shared with the other shards writing to the folder, when
+    /// there are shards; `nil` when cancelled while waiting for it. Taken inside this process's network slot,
+    /// so at most ``DownloadOptions/perHostConcurrency`` of its transfers wait on a host's shared slots, and
+    /// before the host's turn and the item's clocks: waiting for it is queueing, and no turn passes unused.
+    private func withSharedSlot<T>(_ url: URL, _ body: () async -> T) async -> T? {
+        guard let sharedSlots else { return await body() }
+        let shared = await sharedSlots.acquire(key: Self.sharedSlotKey(for: url))
+        switch shared {
+        case .cancelled:
+            return nil
+        case .unshared:
+            return await body()
+        case .held(let descriptor):
+            defer { sharedSlots.release(descriptor) }
+            return await body()
+        }
     }
 
     /// What the attempt's answer makes of the item: stored, failed for good, or worth another attempt.

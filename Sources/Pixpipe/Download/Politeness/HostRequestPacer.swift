@@ -15,10 +15,12 @@ import Synchronization
 ///   host that fails now and then recovers between failures while one that keeps failing is asked ever
 ///   more rarely. Every item of the host then retries on the host's schedule instead of its own.
 ///
-/// Under ``DownloadOptions/shard`` the turns are also taken from ``SharedHostSlots``, a file per host in
-/// the output folder, so the shards writing there keep the rate together; a host's slowdown and
-/// `Retry-After` holds stay within the process that was told. With no rate set and no host slowed,
-/// ``waitForTurn(_:)`` reads one atomic flag and takes no lock.
+/// Under ``DownloadOptions/shard`` every turn is also taken from ``SharedHostSlots``, a file per host in
+/// the output folder, which holds the host's next free start and its slowdown: the shards writing there keep
+/// the rate together, and a slowdown or `Retry-After` pause one of them is told holds for all (each turn
+/// reads the host's file, so even a host this process never paced waits). Events and the summary tell what
+/// this process was told. Without shards, with no rate set and no host slowed, ``waitForTurn(_:)`` reads one
+/// atomic flag and takes no lock.
 final class HostRequestPacer: Sendable {
     /// The extra interval a host gets on its first overload answer without `Retry-After`: 50 ms.
     static let initialSlowdown = Duration.milliseconds(50)
@@ -50,31 +52,38 @@ final class HostRequestPacer: Sendable {
         }
         self.intervals = intervals
         shared = options.shard == nil ? nil : SharedHostSlots(outputDirectory: options.outputDirectory)
-        if defaultInterval != nil || !intervals.isEmpty { engaged.store(true, ordering: .relaxed) }
+        // Under shards another process may slow or pause any host: every turn asks the shared file.
+        if defaultInterval != nil || !intervals.isEmpty || shared != nil { engaged.store(true, ordering: .relaxed) }
     }
 
     /// Waits for the next free start time of `url`'s host; `false` when cancelled while waiting.
     func waitForTurn(_ url: URL) async -> Bool {
         guard engaged.load(ordering: .relaxed) else { return true }
         let host = Self.host(url)
-        let base = intervals[host] ?? defaultInterval ?? .zero
+        let rate = intervals[host] ?? defaultInterval ?? .zero
         let now = ContinuousClock.now
-        var (turn, interval) = hosts.withLock { table -> (ContinuousClock.Instant, Duration) in
+        var (turn, base) = hosts.withLock { table -> (ContinuousClock.Instant, Duration) in
             var state = table[host] ?? HostState()
             let turn = max(now, state.nextStart ?? now)
-            let interval = max(base, state.floor) + state.slowdown
-            state.nextStart = turn + interval
-            table[host] = state
-            return (turn, interval)
+            let base = max(rate, state.floor)
+            let interval = base + state.slowdown
+            if interval > .zero || table[host] != nil {
+                state.nextStart = turn + interval
+                table[host] = state
+            }
+            return (turn, base)
         }
-        if let shared, interval > .zero, let wait = shared.take(host: host, interval: interval, notBefore: turn - now) {
-            // Other shards may hold the next turns: this process's next one comes no earlier than after ours.
-            turn = now + wait
+        if let shared, let taken = shared.take(host: host, base: base, notBefore: turn - now) {
+            // Other shards may hold the next turns, or have slowed or paused the host: this process's next
+            // turn comes no earlier than after ours, at the interval the shared slowdown makes.
+            turn = now + taken.wait
+            let interval = base + taken.slowdown
             hosts.withLock { table in
-                if var state = table[host] {
-                    state.nextStart = max(state.nextStart ?? turn, turn + interval)
-                    table[host] = state
-                }
+                guard table[host] != nil || taken.slowdown > .zero || turn + interval > now else { return }
+                var state = table[host] ?? HostState()
+                state.slowdown = taken.slowdown
+                state.nextStart = max(state.nextStart ?? turn, turn + interval)
+                table[host] = state
             }
         }
         guard turn > now else { return true }
@@ -98,16 +107,18 @@ final class HostRequestPacer: Sendable {
         }
     }
 
-    /// How long until `url`'s host's next free start, taking nothing; zero when it is free now. (The turns
-    /// other shards took are known only when a turn is taken.)
+    /// How long until `url`'s host's next free start, taking nothing; zero when it is free now. Under shards
+    /// the shared file's next free start counts too.
     func delayUntilFree(_ url: URL) -> Duration {
         guard engaged.load(ordering: .relaxed) else { return .zero }
         let host = Self.host(url)
         let now = ContinuousClock.now
-        return hosts.withLock { table in
+        let local = hosts.withLock { table -> Duration in
             guard let next = table[host]?.nextStart, next > now else { return .zero }
             return now.duration(to: next)
         }
+        // Other shards' turns and pauses, so that the wait is spent here, holding no network slot.
+        return max(local, shared?.delayUntilFree(host: host) ?? .zero)
     }
 
     /// Sets the least interval between two requests to `url`'s host (its robots.txt `Crawl-delay`); a
@@ -133,15 +144,23 @@ final class HostRequestPacer: Sendable {
         let host = Self.host(url)
         engaged.store(true, ordering: .relaxed)
         let rate = intervals[host] ?? defaultInterval ?? .zero
+        // The shared file's slowdown, when there are shards: the one every shard then goes by.
+        let sharedSlowdown = shared.flatMap { shared in
+            let floor = hosts.withLock { $0[host]?.floor ?? .zero }
+            return shared.overloaded(host: host, base: max(rate, floor), retryAfter: retryAfter)
+        }
         let (reached, base) = hosts.withLock { table -> (Duration, Duration) in
             var state = table[host] ?? HostState()
             let base = max(rate, state.floor)
             let now = ContinuousClock.now
+            if let sharedSlowdown { state.slowdown = sharedSlowdown }
             if let retryAfter {
                 state.nextStart = max(state.nextStart ?? now, now + retryAfter)
             } else {
-                state.slowdown =
-                    state.slowdown == .zero ? Self.initialSlowdown : min(state.slowdown * 2, Self.maximumSlowdown)
+                if sharedSlowdown == nil {
+                    state.slowdown =
+                        state.slowdown == .zero ? Self.initialSlowdown : min(state.slowdown * 2, Self.maximumSlowdown)
+                }
                 // The next request waits the new interval from now, not from the last turn.
                 state.nextStart = max(state.nextStart ?? now, now + base + state.slowdown)
             }
@@ -163,10 +182,17 @@ final class HostRequestPacer: Sendable {
         guard engaged.load(ordering: .relaxed) else { return nil }
         let host = Self.host(url)
         let rate = intervals[host] ?? defaultInterval ?? .zero
+        // A slowdown seen here (told, or read from the shared file at the turn) is shrunk in the shared file too.
+        guard hosts.withLock({ ($0[host]?.slowdown ?? .zero) > .zero }) else { return nil }
+        let sharedSlowdown = shared?.succeeded(host: host)
         let recovered = hosts.withLock { table -> Duration? in
             guard var state = table[host], state.slowdown > .zero else { return nil }
-            state.slowdown = state.slowdown * 4 / 5
-            if state.slowdown < .milliseconds(10) { state.slowdown = .zero }
+            if let sharedSlowdown {
+                state.slowdown = sharedSlowdown
+            } else {
+                state.slowdown = state.slowdown * 4 / 5
+                if state.slowdown < .milliseconds(10) { state.slowdown = .zero }
+            }
             table[host] = state
             return state.slowdown == .zero ? max(rate, state.floor) : nil
         }

@@ -89,12 +89,16 @@ public final class Downloader: Sendable {
         let robots =
             options.obeysRobotsTxt
             ? RobotsCache(client: client, options: options, pacer: pacer, events: channel) : nil
-        let runner = ItemRunner(
+        var runner = ItemRunner(
             options: options, client: client,
             network: ConcurrencyLimiter(limit: options.concurrency, perKeyLimit: options.perHostConcurrency),
             processors: ConcurrencyLimiter(limit: processors), writer: writer,
             fileWork: BlockingWorkQueue(label: "pixpipe.download.files"), events: channel,
             pacer: pacer, robots: robots)
+        if options.shard != nil {
+            runner.sharedSlots = SharedTransferSlots(
+                outputDirectory: options.outputDirectory, limit: options.perHostConcurrency)
+        }
         let batch = DownloadBatch(options: options, runner: runner, events: channel)
         let task = Task { await batch.run(items, invalidLines: invalidLines) }
         return DownloadEvents(lease: DownloadLease(channel: channel, task: task))

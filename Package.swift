@@ -78,6 +78,12 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
         ),
+        // FFmpeg's libavcodec: libheif's HEVC images decoded through it (CPixpipeHEIF), libde265 without it.
+        .systemLibrary(
+            name: "CLibAVCodec",
+            pkgConfig: "libavcodec",
+            providers: [.apt(["libavcodec-dev"]), .brew(["ffmpeg"])]
+        ),
         .systemLibrary(
             name: "CLibJXL",
             pkgConfig: "libjxl",
@@ -136,7 +142,10 @@ let package = Package(
         // and dav1d behind it are mapped only when a HEIF file is met); linked as usual elsewhere.
         .target(
             name: "CPixpipeHEIF",
-            dependencies: [.target(name: "CLibHEIF", condition: .when(platforms: [.macOS]))],
+            dependencies: [
+                .target(name: "CLibHEIF", condition: .when(platforms: [.macOS])),
+                .target(name: "CLibAVCodec", condition: .when(platforms: [.macOS])),
+            ],
             path: "Sources/CPixpipe/HEIF",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libjxl and libjxl_threads behind `pxp_` wrappers, loaded with dlopen on first use on Linux (so that a

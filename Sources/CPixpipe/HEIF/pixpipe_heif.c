@@ -1,4 +1,5 @@
 #include "CPixpipeHEIF.h"
+#include "pixpipe_heif_internal.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@
     X(heif_image_get_plane)                                                                                \
     X(heif_image_set_raw_color_profile)                                                                    \
     X(heif_image_set_nclx_color_profile)                                                                   \
+    X(heif_nclx_color_profile_alloc)                                                                       \
+    X(heif_register_decoder)                                                                               \
     X(heif_encoding_options_alloc)                                                                         \
     X(heif_encoding_options_free)                                                                          \
     X(heif_context_encode_image)                                                                           \
@@ -353,3 +356,7 @@ struct heif_error pxp_heif_context_write_to_memory(struct heif_context *ctx, uin
 }
 
 void pxp_heif_free(void *pointer) { free(pointer); }
+struct heif_color_profile_nclx *pxp_heif_nclx_color_profile_alloc(void) { return pxp_fn_heif_nclx_color_profile_alloc(); }
+struct heif_error pxp_heif_register_decoder(struct heif_context *ctx, const struct heif_decoder_plugin *plugin) {
+    return pxp_fn_heif_register_decoder(ctx, plugin);
+}

@@ -45,8 +45,11 @@ struct PixpipeExecutable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }.map(PixpipeExecutable.init)
     }()
 
-    /// Runs `pixpipe` with `arguments`, feeding it `input` on standard input, in `directory` when given.
-    func run(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
+    /// Runs `pixpipe` with `arguments`, feeding it `input` on standard input, in `directory` when given, with
+    /// `environment` over the test's own.
+    func run(
+        _ arguments: [String], input: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Result {
         // Files rather than pipes: the child can write any amount without blocking on a full pipe buffer.
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
@@ -60,6 +63,9 @@ struct PixpipeExecutable {
         process.executableURL = url
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)

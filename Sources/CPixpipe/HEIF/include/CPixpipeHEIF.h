@@ -24,6 +24,11 @@ struct heif_error pxp_heif_context_read_from_memory_without_copy(
 void pxp_heif_context_set_maximum_image_size_limit(struct heif_context *ctx, int maximum_width);
 /// Threads libheif itself uses for a grid's tiles: 0 decodes them on the calling thread.
 void pxp_heif_context_set_max_decoding_threads(struct heif_context *ctx, int max_threads);
+/// Decodes the context's HEVC images through FFmpeg's libavcodec (loaded with dlopen when the first one is
+/// decoded) instead of libde265; where libavcodec cannot be loaded, libheif's libde265 decodes them.
+void pxp_heif_context_use_libavcodec_hevc(struct heif_context *ctx);
+/// 1 once libavcodec has been loaded for HEVC decoding, 0 before or when it could not be.
+int pxp_heif_libavcodec_hevc_loaded(void);
 struct heif_error pxp_heif_context_get_primary_image_handle(struct heif_context *ctx, struct heif_image_handle **handle);
 int pxp_heif_context_get_number_of_top_level_images(struct heif_context *ctx);
 int pxp_heif_context_get_list_of_top_level_image_IDs(struct heif_context *ctx, heif_item_id *ids, int count);

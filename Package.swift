@@ -117,6 +117,12 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
+        // libdeflate, the whole-buffer inflate of the PNG decoder's fast path (about twice zlib's speed).
+        .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         // giflib has no pkg-config file on Debian: its module map links `gif` by name.
         .systemLibrary(name: "CLibGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // A pthread-backed lock for state threads share, used instead of `Synchronization.Mutex` so that
@@ -175,7 +181,7 @@ let package = Package(
             name: "PixpipeImage",
             dependencies: [
                 "CPixpipeImage", "CLibWebP", "CLibGIF", "CPixpipeAVIF", "CPixpipeHEIF", "CPixpipeJXL", "CPixpipeTIFF",
-                "CLibLCMS2", "PixpipeLocking", "CPixpipeSystem",
+                "CLibLCMS2", "CLibDeflate", "PixpipeLocking", "CPixpipeSystem",
             ]),
         // Typed requests over a pluggable transport. Knows nothing of images.
         .target(name: "PixpipeHTTP", dependencies: ["CPixpipeHTTP", "CPixpipeSystem", "CLibCurl", "PixpipeLocking"]),

@@ -424,6 +424,13 @@ pxp_png_status pxp_png_read_info(pxp_png_decoder *decoder, pxp_png_info *info) {
     return PXP_PNG_OK;
 }
 
+int pxp_png_decoder_image_data_offset(const pxp_png_decoder *decoder, size_t *offset) {
+    if (decoder->fd >= 0 || !decoder->info_read || decoder->trailing_checked) return 0;
+    if (png_get_current_row_number(decoder->png) != 0 || png_get_current_pass_number(decoder->png) != 0) return 0;
+    *offset = decoder->offset;
+    return 1;
+}
+
 pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_png_output *output) {
     if (!decoder->info_read || decoder->transforms_set) return PXP_PNG_FAILURE;
     png_structp png = decoder->png;

@@ -6,6 +6,7 @@
 // so PixpipeImage neither sees nor links libcurl. Each library has its own header; this umbrella
 // includes them.
 #include "pixpipe_png.h"
+#include "pixpipe_png_unfilter.h"
 #include "pixpipe_jpeg.h"
 #include "pixpipe_lcms.h"
 #include "pixpipe_resample.h"

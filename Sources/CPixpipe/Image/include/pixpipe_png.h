@@ -121,6 +121,10 @@ pxp_png_status pxp_png_set_transforms(pxp_png_decoder *decoder, int keep16, pxp_
 /// images call it for every row of every pass, with the same row buffers.
 pxp_png_status pxp_png_read_rows(pxp_png_decoder *decoder, uint8_t *const *rows, uint32_t count,
                                  uint32_t *rows_read);
+/// For a decoder over memory that has read the info and nothing more: the offset in its bytes where the
+/// first IDAT chunk's data starts (libpng stops reading there), so the image data can be read without
+/// libpng. Returns 0 for a file decoder or once reading went further; 1 with `*offset` set otherwise.
+int pxp_png_decoder_image_data_offset(const pxp_png_decoder *decoder, size_t *offset);
 /// Reads the whole image (every pass) into `rows` (one pointer per image row).
 pxp_png_status pxp_png_read_image(pxp_png_decoder *decoder, uint8_t *const *rows);
 /// Reads the chunks after the image data up to IEND; refreshes the metadata in `info` (eXIf may follow

@@ -17,29 +17,42 @@ enum PNGDecoder {
     /// kept with a benign warning, but any metadata chunk stored after the image data is lost.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> Image {
         let reader = try PNGReader(bytes: bytes)
-        return try decode(reader, header: reader.readHeader(), options: options)
+        return try decode(reader, header: reader.readHeader(), bytes: bytes, options: options)
     }
 
-    /// Decodes the rest of a PNG whose `header` `reader` has just read.
-    static func decode(_ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions)
-        throws(ImageDecodingError) -> Image
-    {
+    /// Decodes the rest of a PNG whose `header` `reader` has just read. `bytes`, the whole file when
+    /// `reader` reads from memory, lets the common shapes take ``PNGFastPath``.
+    static func decode(
+        _ reader: PNGReader, header: PNGReader.Header, bytes: UnsafeRawBufferPointer? = nil, options: DecodeOptions
+    ) throws(ImageDecodingError) -> Image {
         let (output, byteCount) = try prepare(reader, header: header, options: options)
+        let fastPath = bytes.flatMap { PNGFastPath(bytes: $0, reader: reader, header: header, output: output) }
         var pixelFailure: RowFailure?
+        var tookFastPath = false
         // Not zeroed first (a whole extra pass over the image): libpng writes every row, and what a
         // failure leaves unwritten is zeroed afterwards. Interlaced passes fill rows piecemeal, so
-        // their buffer starts zeroed.
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+        // their buffer starts zeroed. The fast path inflates into the same buffer, one filter byte per row
+        // longer than the image (the image's rows end up at its start).
+        let capacity = max(byteCount, fastPath?.bufferCount ?? 0)
+        let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
             let raw = UnsafeMutableRawBufferPointer(buffer)
+            initializedCount = byteCount
+            if let fastPath, fastPath.decode(into: raw) {
+                tookFastPath = true
+                return
+            }
             if output.passes > 1 { raw.initializeMemory(as: UInt8.self, repeating: 0) }
             pixelFailure = readPixels(reader, into: raw, header: header, output: output)
             if let pixelFailure, output.passes == 1 {
                 let written = min(byteCount, pixelFailure.rowsRead * output.bytesPerRow)
-                UnsafeMutableRawBufferPointer(rebasing: raw[written...]).initializeMemory(as: UInt8.self, repeating: 0)
+                UnsafeMutableRawBufferPointer(rebasing: raw[written..<byteCount])
+                    .initializeMemory(as: UInt8.self, repeating: 0)
             }
-            initializedCount = byteCount
         }
-        let metadata = try finish(reader, header: header, pixelFailure: pixelFailure, options: options)
+        let metadata =
+            tookFastPath
+            ? try finishFastPath(reader, header: header, options: options)
+            : try finish(reader, header: header, pixelFailure: pixelFailure, options: options)
         return Image(
             width: header.width, height: header.height, pixelFormat: output.pixelFormat, pixels: pixels,
             metadata: metadata)
@@ -86,6 +99,18 @@ enum PNGDecoder {
         var metadata = baseMetadata(header)
         chunks.apply(to: &metadata)
         metadata.warnings = reader.warnings + warnings
+        return metadata
+    }
+
+    /// After ``PNGFastPath`` read the rows: it only takes files whose image data runs straight into a
+    /// clean IEND, so the chunks and warnings are those libpng gave for the chunks before the image data.
+    private static func finishFastPath(
+        _ reader: PNGReader, header: PNGReader.Header, options: DecodeOptions
+    ) throws(ImageDecodingError) -> ImageMetadata {
+        try options.enforce(reader.warnings, format: .png)
+        var metadata = baseMetadata(header)
+        header.chunks.apply(to: &metadata)
+        metadata.warnings = reader.warnings
         return metadata
     }
 

@@ -99,6 +99,14 @@ final class PNGReader {
             bytesPerRow: output.row_bytes, passes: Int(output.passes))
     }
 
+    /// Where the first IDAT chunk's data starts in the bytes of a reader over memory, once the header is
+    /// read and before any row is; `nil` for a reader over a file or once rows were read.
+    var imageDataOffset: Int? {
+        var offset = 0
+        guard pxp_png_decoder_image_data_offset(decoder, &offset) != 0 else { return nil }
+        return offset
+    }
+
     /// Reads the next `rows.count` rows of the current pass into the given row buffers.
     func readRows(_ rows: [UnsafeMutablePointer<UInt8>?]) throws(RowFailure) {
         var rowsRead: UInt32 = 0

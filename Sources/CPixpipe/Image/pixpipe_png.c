@@ -681,7 +681,9 @@ pxp_png_status pxp_png_encoder_finish_fd(pxp_png_encoder *encoder) {
         pxp_png_encoder_release_libpng(encoder);
         return PXP_PNG_CORRUPT;
     }
-    png_write_end(png, encoder->info);
+    // No info: everything was written before the image data, and libpng 1.6 writes eXIf again from an info
+    // passed here, giving the file a duplicate chunk that readers warn about.
+    png_write_end(png, NULL);
     pxp_png_encoder_release_libpng(encoder);
     if (pxp_png_flush_buffer(encoder) != 0) {
         pxp_png_copy_message(encoder->messages.error, "cannot write the output file");
@@ -724,7 +726,9 @@ pxp_png_status pxp_png_encode(pxp_png_encoder *encoder, const pxp_png_encode_par
     png_set_write_fn(png, encoder, pxp_png_write_to_memory, pxp_png_flush_memory);
     pxp_png_write_header(png, info, params, color_type);
     png_write_image(png, encoder->rows);
-    png_write_end(png, info);
+    // No info: everything was written before the image data, and libpng 1.6 writes eXIf again from an info
+    // passed here, giving the file a duplicate chunk that readers warn about.
+    png_write_end(png, NULL);
     pxp_png_encoder_release_libpng(encoder);
     return PXP_PNG_OK;
 }

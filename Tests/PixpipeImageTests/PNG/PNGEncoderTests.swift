@@ -57,7 +57,10 @@ import Testing
         image.metadata.iccProfile = TestImages.iccProfile()
         image.metadata.exif = TestImages.exif(orientation: .right)
         image.metadata.orientation = .right
-        let decoded = try Image(data: image.encoded(as: .png))
+        let encoded = try image.encoded(as: .png)
+        let decoded = try Image(data: encoded)
+        #expect(decoded.metadata.warnings.isEmpty, "\(decoded.metadata.warnings)")
+        #expect(Self.chunkCount("eXIf", in: encoded) == 1)
         #expect(decoded.metadata.iccProfile == TestImages.iccProfile())
         #expect(decoded.metadata.exif == TestImages.exif(orientation: .right))
         #expect(decoded.metadata.orientation == .right)
@@ -93,5 +96,32 @@ import Testing
         let decoded = try Image(data: image.encoded(as: .png))
         #expect(decoded.metadata.iccProfile == nil)
         #expect(decoded.pixels == image.pixels)
+    }
+
+    /// How many chunks of `type` the PNG file `data` holds.
+    static func chunkCount(_ type: String, in data: Data) -> Int {
+        let bytes = [UInt8](data)
+        var offset = 8
+        var count = 0
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == type { count += 1 }
+            offset += 12 + length
+        }
+        return count
+    }
+
+    @Test func aFileWrittenAsItIsEncodedHoldsOneEXIFChunk() throws {
+        var image = TestImages.noise(width: 5, height: 4, format: .rgb8)
+        image.metadata.exif = TestImages.exif(orientation: .left)
+        image.metadata.orientation = .left
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pixpipe-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("out.png")
+        try image.write(to: url, as: .png)
+        let written = try Data(contentsOf: url)
+        #expect(Self.chunkCount("eXIf", in: written) == 1)
+        #expect(try Image(data: written).metadata.warnings.isEmpty)
     }
 }

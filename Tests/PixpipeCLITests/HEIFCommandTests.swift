@@ -42,6 +42,32 @@ struct HEIFCommandTests {
         #expect(try Image(contentsOfFile: lossless).psnr(try Image(contentsOfFile: input)) > 45)
     }
 
+    @Test("Deep samples stay deep into HEIC: a 10-bit HEIC and a 16-bit PNG become 10-bit HEICs, --depth 8 8-bit")
+    func deepSamples() throws {
+        let directory = try TemporaryDirectory()
+        var ramp = Image(width: 64, height: 8, pixelFormat: PixelFormat(layout: .rgb, bitsPerSample: 16))
+        for y in 0..<8 {
+            for x in 0..<64 {
+                for channel in 0..<3 { ramp[x: x, y: y, channel: channel] = x * 1024 + channel * 97 + y }
+            }
+        }
+        let deepPNG = try directory.write(try ramp.encoded(as: .png), to: "ramp16.png")
+        var sources = [deepPNG]
+        if Corpora.isAvailable { sources.append(Corpora.path("heif/gen-10bit-420-q70.heic")) }
+        for (index, source) in sources.enumerated() {
+            let deep = directory.path("deep\(index).heic")
+            let convert = try pixpipe.run(["convert", source, deep])
+            #expect(convert.status == 0, "\(convert.errors)")
+            #expect(try record(try pixpipe.run(["info", "--json", deep]).outputText)["bitDepth"] as? Int == 10)
+            let shallow = directory.path("shallow\(index).heic")
+            #expect(try pixpipe.run(["convert", source, shallow, "--depth", "8"]).status == 0)
+            #expect(try record(try pixpipe.run(["info", "--json", shallow]).outputText)["bitDepth"] as? Int == 8)
+        }
+        let asked = try pixpipe.run(["convert", deepPNG, directory.path("asked.heic"), "--depth", "16"])
+        #expect(asked.status == 0)
+        #expect(asked.errors.contains("heif stores deep samples at 10 bits"), "\(asked.errors)")
+    }
+
     @Test("info shows the images and the thumbnail of a HEIC, human and --json")
     func info() throws {
         guard Corpora.isAvailable else { return }

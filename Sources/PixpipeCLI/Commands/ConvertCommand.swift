@@ -35,8 +35,8 @@ struct ConvertCommand: Command {
         --upscale, a scale over 100%, an exact size or '<'. --background COLOR flattens transparency onto
         COLOR (a name, #rrggbb or #rrggbbaa); without it, alpha is kept where the output holds it and
         composited over white where it does not (JPEG).
-        Depth: 16-bit samples are kept where the output stores them (\(ImageFormat.sixteenBitNames)); --depth 8
-        writes 8-bit samples.
+        Depth: 16-bit samples are kept where the output stores them (\(ImageFormat.sixteenBitNames)), and
+        stored at 10 bits in \(ImageFormat.tenBitNames); --depth 8 writes 8-bit samples.
         Colour: pixels and the ICC profile are kept as they are unless --profile srgb|p3|adobergb|gray|FILE
         is given: then colours are converted from the input's profile (none means sRGB) through Little CMS,
         after any resize, and the target's profile is embedded (--strip drops it). --strip without --profile

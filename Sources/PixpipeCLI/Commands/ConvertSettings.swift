@@ -101,7 +101,7 @@ struct ConvertSettings: Sendable, Hashable {
         }
         decodeOptions = try LimitOptions(arguments, bytes: .input).applied(
             to: DecodeOptions(
-                keeps16Bit: format.writes16Bit && depth != 8,
+                keeps16Bit: format.keepsDeepSamples && depth != 8,
                 strictness: arguments.isSet("lenient") ? .lenient : .strict))
 
         let resizeSettings = try ResizeSettings(arguments)
@@ -130,7 +130,9 @@ struct ConvertSettings: Sendable, Hashable {
             warnings.append(
                 "--quality only applies to \(ImageFormat.qualityNames) output; ignored for \(format.rawValue)")
         }
-        if depth == 16 && !format.writes16Bit {
+        if depth == 16 && format.keepsDeepSamples && !format.writes16Bit {
+            warnings.append("--depth 16: \(format.rawValue) stores deep samples at 10 bits")
+        } else if depth == 16 && !format.writes16Bit {
             warnings.append(
                 "--depth 16 only applies to \(ImageFormat.sixteenBitNames) output; \(format.rawValue) gets 8-bit samples"
             )

@@ -38,6 +38,9 @@ protocol ImageCodec: Sendable {
     var hasLosslessMode: Bool { get }
     /// Whether the encoder stores 16-bit samples as they are (others reduce them to 8 bits).
     var writes16Bit: Bool { get }
+    /// Whether the encoder keeps samples deeper than 8 bits: 16-bit ones as they are, or at 10 bits (HEIC),
+    /// so that a converter hands it 16-bit samples rather than 8-bit ones.
+    var keepsDeepSamples: Bool { get }
     /// Every row of the codec's warning table (`<Format>WarningTable.rows`), so that tests check every
     /// table's codes; empty for a codec without one.
     var warningRules: [WarningRule] { get }
@@ -93,6 +96,7 @@ extension ImageCodec {
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
     var writes16Bit: Bool { false }
+    var keepsDeepSamples: Bool { writes16Bit }
     var warningRules: [WarningRule] { [] }
 
     func info(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {

@@ -25,6 +25,11 @@ extension ImageFormat {
         listed(all.filter(\.writes16Bit).map(\.rawValue))
     }
 
+    /// The formats whose encoders keep deep samples at 10 bits rather than 16, as `--format` takes them: "heif".
+    package static var tenBitNames: String {
+        listed(all.filter { $0.keepsDeepSamples && !$0.writes16Bit }.map(\.rawValue))
+    }
+
     /// Every file extension of an encodable format, for messages.
     package static var writableExtensions: [String] {
         all.filter(\.canEncode).flatMap { ImageCodecs.codec(for: $0)?.fileExtensions ?? [] }
@@ -59,6 +64,9 @@ extension ImageFormat {
 
     /// Whether the format's encoder stores 16-bit samples as they are.
     package var writes16Bit: Bool { ImageCodecs.codec(for: self)?.writes16Bit ?? false }
+
+    /// Whether the format's encoder keeps samples deeper than 8 bits (16-bit as they are, or at 10 bits).
+    package var keepsDeepSamples: Bool { ImageCodecs.codec(for: self)?.keepsDeepSamples ?? false }
 
     /// Whether the format's encoder has a lossless mode beside its lossy one.
     package var hasLosslessMode: Bool { ImageCodecs.codec(for: self)?.hasLosslessMode ?? false }

@@ -30,6 +30,8 @@ struct HEIFCodec: ImageCodec {
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var hasLosslessMode: Bool { true }
+    // HEIC stores 16-bit samples at 10 bits (HEIFEncoder): deep input stays deep.
+    var keepsDeepSamples: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { ISOBMFFBrands.family(prefix) == .heif }
 

@@ -290,10 +290,14 @@ struct heif_error pxp_heif_image_set_nclx_color_profile(
 }
 struct heif_error pxp_heif_context_encode_image(
     struct heif_context *ctx, const struct heif_image *image, struct heif_encoder *encoder, int orientation,
-    struct heif_image_handle **handle) {
+    int identity_matrix, struct heif_image_handle **handle) {
     struct heif_encoding_options *options = pxp_fn_heif_encoding_options_alloc();
     if (options != NULL && orientation >= 1 && orientation <= 8) {
         options->image_orientation = (enum heif_orientation)orientation;
+    }
+    if (options != NULL && identity_matrix) {
+        // A decoder learns of the identity matrix only from the nclx box: write it even beside an ICC one.
+        options->save_two_colr_boxes_when_ICC_and_nclx_available = 1;
     }
     struct heif_error error = pxp_fn_heif_context_encode_image(ctx, image, encoder, options, handle);
     if (options != NULL) pxp_fn_heif_encoding_options_free(options);

@@ -4,7 +4,6 @@
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
 
-struct heif_color_profile_nclx *pxp_heif_nclx_color_profile_alloc(void);
 struct heif_error pxp_heif_register_decoder(struct heif_context *ctx, const struct heif_decoder_plugin *plugin);
 
 #endif

@@ -55,6 +55,8 @@ size_t pxp_heif_image_handle_get_raw_color_profile_size(const struct heif_image_
 struct heif_error pxp_heif_image_handle_get_raw_color_profile(const struct heif_image_handle *handle, void *data);
 struct heif_error pxp_heif_image_handle_get_nclx_color_profile(
     const struct heif_image_handle *handle, struct heif_color_profile_nclx **nclx);
+/// A new nclx profile of libheif's defaults; free it with pxp_heif_nclx_color_profile_free.
+struct heif_color_profile_nclx *pxp_heif_nclx_color_profile_alloc(void);
 void pxp_heif_nclx_color_profile_free(struct heif_color_profile_nclx *nclx);
 int pxp_heif_image_handle_get_number_of_metadata_blocks(const struct heif_image_handle *handle, const char *type);
 int pxp_heif_image_handle_get_list_of_metadata_block_IDs(
@@ -95,9 +97,11 @@ struct heif_error pxp_heif_image_set_raw_color_profile(
 struct heif_error pxp_heif_image_set_nclx_color_profile(
     struct heif_image *image, const struct heif_color_profile_nclx *nclx);
 /// Encodes `image` as the primary image; `orientation` is an EXIF orientation (1...8) written as irot/imir.
+/// With `identity_matrix` (an image of GBR planes with an nclx of matrix coefficients 0), the nclx box is
+/// written even beside an ICC one, since a decoder learns of the identity matrix only from it.
 struct heif_error pxp_heif_context_encode_image(
     struct heif_context *ctx, const struct heif_image *image, struct heif_encoder *encoder, int orientation,
-    struct heif_image_handle **handle);
+    int identity_matrix, struct heif_image_handle **handle);
 /// Encodes `image` scaled into a `bbox_size` square as a thumbnail of `primary`, with `orientation` (EXIF
 /// 1...8, or 0 for none) written as its own irot/imir; `*handle` is NULL when the image already fits.
 struct heif_error pxp_heif_context_encode_thumbnail(

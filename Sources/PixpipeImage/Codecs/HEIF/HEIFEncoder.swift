@@ -28,7 +28,9 @@ enum HEIFEncoder {
         }
         let depth = options.bitDepth ?? (image.pixelFormat.bitsPerSample > 8 ? 10 : 8)
         guard depth == 8 || depth == 10 else { throw .invalidOption("HEIF bit depth \(depth) is not 8 or 10") }
-        let picture = try heifImage(image, depth: depth)
+        // Lossless codes G, B and R as they are (an identity matrix), so that the samples come back exactly;
+        // libheif's RGB input would be converted to YCbCr first, which rounds.
+        let picture = try options.lossless ? identityImage(image, depth: depth) : heifImage(image, depth: depth)
         defer { pxp_heif_image_release(picture) }
         if options.includesMetadata, let icc = image.metadata.iccProfile, !icc.isEmpty {
             try check(pxp_heif_image_set_raw_color_profile(picture, "prof", icc, icc.count))
@@ -48,7 +50,8 @@ enum HEIFEncoder {
         var handle: OpaquePointer?
         try check(
             pxp_heif_context_encode_image(
-                context, picture, encoder, Int32(image.metadata.orientation.rawValue), &handle))
+                context, picture, encoder, Int32(image.metadata.orientation.rawValue), options.lossless ? 1 : 0,
+                &handle))
         guard let handle else { throw failure("libheif gave no image handle") }
         defer { pxp_heif_image_handle_release(handle) }
         if let thumbnail {
@@ -75,6 +78,62 @@ enum HEIFEncoder {
         guard let output else { throw failure("libheif wrote nothing") }
         defer { pxp_heif_free(output) }
         return Data(bytes: output, count: size)
+    }
+
+    /// `image` as a libheif image of 4:4:4 planes holding G, B and R (and alpha) as they are, at `depth` bits,
+    /// with an nclx of matrix coefficients 0 (identity) and full range; the caller releases it.
+    private static func identityImage(_ image: Image, depth: Int) throws(ImageEncodingError) -> OpaquePointer {
+        let hasAlpha = image.pixelFormat.layout.hasAlpha
+        let deep = depth > 8
+        let source = image.converted(to: PixelFormat(layout: hasAlpha ? .rgba : .rgb, bitsPerSample: deep ? 16 : 8))
+        var created: OpaquePointer?
+        try check(
+            pxp_heif_image_create(
+                Int32(image.width), Int32(image.height), heif_colorspace_YCbCr, heif_chroma_444, &created))
+        guard let heifImage = created else { throw failure("libheif could not create an image") }
+        // The planes in coding order (Y, Cb, Cr) take the source's channels G, B, R.
+        var planes: [(heif_channel, Int)] = [(heif_channel_Y, 1), (heif_channel_Cb, 2), (heif_channel_Cr, 0)]
+        if hasAlpha { planes.append((heif_channel_Alpha, 3)) }
+        let channels = source.pixelFormat.layout.channels
+        do throws(ImageEncodingError) {
+            guard let nclx = pxp_heif_nclx_color_profile_alloc() else { throw failure("libheif gave no nclx") }
+            defer { pxp_heif_nclx_color_profile_free(nclx) }
+            nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
+            nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+            nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+            nclx.pointee.full_range_flag = 1
+            try check(pxp_heif_image_set_nclx_color_profile(heifImage, nclx))
+            for (channel, sourceChannel) in planes {
+                try check(
+                    pxp_heif_image_add_plane(
+                        heifImage, channel, Int32(image.width), Int32(image.height), Int32(depth)))
+                var stride: Int32 = 0
+                guard let plane = pxp_heif_image_get_plane(heifImage, channel, &stride) else {
+                    throw failure("libheif gave no plane")
+                }
+                source.withUnsafeBytes { bytes in
+                    for row in 0..<source.height {
+                        let destination = UnsafeMutableRawPointer(plane + row * Int(stride))
+                        let rowStart = bytes.baseAddress! + row * source.bytesPerRow
+                        if deep {
+                            let words = rowStart.assumingMemoryBound(to: UInt16.self)
+                            let out = destination.assumingMemoryBound(to: UInt16.self)
+                            for x in 0..<source.width {
+                                out[x] = (words[x * channels + sourceChannel] >> 6).littleEndian
+                            }
+                        } else {
+                            let samples = rowStart.assumingMemoryBound(to: UInt8.self)
+                            let out = destination.assumingMemoryBound(to: UInt8.self)
+                            for x in 0..<source.width { out[x] = samples[x * channels + sourceChannel] }
+                        }
+                    }
+                }
+            }
+        } catch {
+            pxp_heif_image_release(heifImage)
+            throw error
+        }
+        return heifImage
     }
 
     /// `image` as a libheif image of interleaved RGB(A) samples at `depth` bits; the caller releases it.

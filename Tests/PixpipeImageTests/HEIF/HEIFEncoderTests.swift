@@ -43,8 +43,8 @@ struct HEIFEncoderTests {
                 }
             }
         }
-        let deepDecoded = try Image(
-            data: try deep.encoded(as: .heif(HEIFEncodeOptions(lossless: true))), options: DecodeOptions(keeps16Bit: true))
+        let deepFile = try deep.encoded(as: .heif(HEIFEncodeOptions(lossless: true)))
+        let deepDecoded = try Image(data: deepFile, options: DecodeOptions(keeps16Bit: true))
         #expect(deepDecoded.pixels == deep.pixels)
     }
 

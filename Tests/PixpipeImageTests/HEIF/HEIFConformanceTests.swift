@@ -79,6 +79,20 @@ struct HEIFConformanceTests {
         #expect(deep.pixelFormat == PixelFormat(layout: .rgb, bitsPerSample: 16) && deep.metadata.sourceBitDepth == 10)
         let alpha = try info("gen-alpha-q70.heic")
         #expect(alpha.pixelFormat == .rgba8)
+        // The same file with its alpha image's type made a depth map's: no alpha, and info names the depth map.
+        let alphaFile = try Data(contentsOf: URL(fileURLWithPath: Corpora.path("heif", "gen-alpha-q70.heic")))
+        let auxiliaryType = Data("urn:mpeg:hevc:2015:auxid:1".utf8)
+        let typeRange = try #require(alphaFile.range(of: auxiliaryType))
+        var depthFile = alphaFile
+        depthFile[typeRange.upperBound - 1] = UInt8(ascii: "2")
+        let depth = try Image.info(data: depthFile)
+        #expect(depth.pixelFormat == .rgb8)
+        #expect(depth.auxiliaryImages == [AuxiliaryImage(kind: .depth, type: "auxl", width: 768, height: 512)])
+        // A colr box of type nclx (BT.709 primaries, sRGB transfer, identity matrix, full range).
+        let nclx = try info("gen-lossless-gbr444.heic")
+        #expect(
+            nclx.metadata.cicp
+                == ColorCICP(colorPrimaries: 1, transferCharacteristics: 13, matrixCoefficients: 0, fullRange: true))
         let p3 = try info("gen-icc-displayp3-q80.heic")
         #expect(
             p3.metadata.iccProfile

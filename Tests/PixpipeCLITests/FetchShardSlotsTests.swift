@@ -39,16 +39,19 @@ struct FetchShardSlotsTests {
         let server = try TestHTTPServer()
         let folder = try TemporaryDirectory()
         let png = Array(try TestImages.png())
-        server.route("/held.png", .delayHeaders(seconds: 60, then: .respond(body: png)))
+        // Held far longer than any wait below, with a timeout as long: the first run is still holding its slot
+        // when it is killed, however slowly a loaded machine gets there (the kill ends the hold).
+        server.route("/held.png", .delayHeaders(seconds: 900, then: .respond(body: png)))
         server.route("/fast.png", .respond(body: png))
         let held = try folder.write(Data(server.url("/held.png").absoluteString.utf8), to: "held.txt")
         let fast = try folder.write(Data(server.url("/fast.png").absoluteString.utf8), to: "fast.txt")
         let out = folder.path("out")
         let slot = out + "/.pixpipe/slots/127.0.0.1_\(server.port)/0"
 
-        let first = try Self.start(pixpipe, ["fetch", held, "--out", out, "--shard", "0/1", "--per-host", "1"])
+        let arguments = ["--shard", "0/1", "--per-host", "1", "--timeout", "900", "--deadline", "0"]
+        let first = try Self.start(pixpipe, ["fetch", held, "--out", out] + arguments)
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-        #expect(await server.waitForRequests("/held.png", count: 1, timeout: 30))
+        #expect(await server.waitForRequests("/held.png", count: 1, timeout: 300))
         // The request is at the server, so its transfer holds the host's one shared slot.
         #expect(Self.isLocked(slot))
         kill(first.processIdentifier, SIGKILL)
@@ -58,7 +61,7 @@ struct FetchShardSlotsTests {
 
         let second = try Self.start(pixpipe, ["fetch", fast, "--out", out, "--shard", "0/1", "--per-host", "1"])
         let started = ContinuousClock.now
-        while second.isRunning, ContinuousClock.now - started < .seconds(60) {
+        while second.isRunning, ContinuousClock.now - started < .seconds(300) {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(!second.isRunning, "the next run did not finish: the killed run's slot is still taken")

@@ -81,6 +81,42 @@ struct FetchPolitenessTests {
         #expect(try manifestRecords(in: folder).allSatisfy { $0.status == .ok })
     }
 
+    @Test("The User-Agent names pixpipe and the version --version prints; --user-agent replaces it everywhere")
+    func userAgent() throws {
+        let version = try pixpipe.run(["--version"]).outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let number = try #require(version.split(separator: " ").last, "\(version)")
+        let list = try folder.write(Data((server.url("/open.png").absoluteString + "\n").utf8), to: "list.txt")
+        let plain = try pixpipe.run(["fetch", list, "--out", folder.path("plain"), "--robots"])
+        #expect(plain.status == 0, "\(plain.errors)")
+        #expect(server.requests("/open.png").map { $0.header("user-agent") } == ["Pixpipe/\(number)"])
+        #expect(server.requests("/robots.txt").map { $0.header("user-agent") } == ["Pixpipe/\(number)"])
+
+        let named = try pixpipe.run([
+            "fetch", list, "--out", folder.path("named"), "--robots", "--user-agent",
+            "ComicShelf/2.1 (+mail@example.com)",
+        ])
+        #expect(named.status == 0, "\(named.errors)")
+        // The robots.txt request and the image request both carry the user's text, and nothing else is added.
+        #expect(server.requests("/open.png").last?.header("user-agent") == "ComicShelf/2.1 (+mail@example.com)")
+        #expect(server.requests("/robots.txt").last?.header("user-agent") == "ComicShelf/2.1 (+mail@example.com)")
+    }
+
+    @Test("fetch --help names every politeness and archive option with its default")
+    func helpNamesThePolitenessOptions() throws {
+        let help = try pixpipe.run(["fetch", "--help"])
+        #expect(help.status == 0)
+        #expect(help.errors.isEmpty)
+        let text = help.outputText
+        for option in [
+            "--rate [HOST=]N[/s|/min]", "--per-host N", "--max-parked N", "--robots", "--respect-noai",
+            "--user-agent TEXT", "--archive KIND", "--shard-size N", "--group-by COLUMN", "--shard I/N",
+        ] {
+            #expect(text.contains(option), "\(option)")
+        }
+        #expect(text.contains("(default 8)") && text.contains("(default: no rate)") && text.contains("(default 1000)"))
+        #expect(text.contains("Retry-After") && text.contains("Crawl-delay") && text.contains("noimageai"))
+    }
+
     @Test(
         "Two shards run at once into one folder keep --rate 10/s together: the k-th request comes k x 100 ms or more after the start"
     )

@@ -292,7 +292,7 @@ def build(ctx, bench, py, inner, work, thumbnail_sides):
             expected_files=1,
             throughput="MP/s",
             note=("One RGB TIFF in LZW strips (vips tiffsave's default rows per strip), a Kodak mosaic replicated "
-                  "by vips; 20,000 x 20,000 in a full run, 10,000 x 10,000 with --quick. Both sides read the strips "
+                  "by vips; 20,000 x 20,000 in both modes. Both sides read the strips "
                   "in order and shrink as they read; no Pillow side (it would load the whole image)."),
         )
     )

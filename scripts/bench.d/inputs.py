@@ -42,7 +42,7 @@ reference tools of the libraries pixpipe uses (heif-enc 1.15 with x265, cjxl 0.7
     thumbs-src-jxl/c12-NN.jxl           lossy JPEG XL photos, cjxl -d 1 (VarDCT: the 1/8 DC image comes first;
                                         cjxl 0.7 writes the same bytes with -p)
     tiff-huge/h20000.tif                one 20,000 x 20,000 striped LZW RGB TIFF (a replicated Kodak mosaic,
-                                        vips tiffsave); 10,000 x 10,000 (h10000.tif) with --quick
+                                        vips tiffsave), in both modes; its own marker .huge-tiff-<side>
 
 The HEICs carrying a thumbnail image are a fourth step (HEIC_THUMB_VERSION, marker .heic-thumb-<version>):
     thumbs-src-heic-thumb/c12-NN.heic   the thumbs-src-heic recipe (same photos, 10-bit Display P3,
@@ -74,11 +74,14 @@ FORMAT_SIZES = {
 }
 WEBP_QUALITY = 85
 CAMERA_VERSION = "k1"
-# mode: (HEIC photos in the folder, JPEG XL photos in the folder, side of the huge TIFF)
+# mode: (HEIC photos in the folder, JPEG XL photos in the folder)
 CAMERA_SIZES = {
-    "quick": (3, 3, 10000),
-    "full": (8, 8, 20000),
+    "quick": (3, 3),
+    "full": (8, 8),
 }
+# The side of the huge striped TIFF, in both modes: the size its memory and speed targets are set for. It
+# has its own marker, so changing it rebuilds that file alone.
+HUGE_TIFF_SIDE = 20000
 CAMERA_SIZE = (4032, 3024)
 HEIC_THUMB_VERSION = "t1"
 # The side of the square heif-enc -t fits the thumbnail image into (4032x3024 gives 320x240).
@@ -289,7 +292,7 @@ def _run(argv):
 
 def _build_camera(root, corpus, mode, log):
     """HEIC, JPEG XL and TIFF inputs made by the libraries' own tools from 12 MP Kodak mosaics."""
-    heic_count, jxl_count, huge_side = CAMERA_SIZES[mode]
+    heic_count, jxl_count = CAMERA_SIZES[mode]
     missing = [tool for tool in ("heif-enc", "cjxl", "vips") if not shutil.which(tool)]
     if missing:
         raise SystemExit(f"bench: the camera inputs need {', '.join(missing)} (scripts/bootstrap installs them)")
@@ -297,8 +300,7 @@ def _build_camera(root, corpus, mode, log):
     if not os.path.exists(profile):
         raise SystemExit(f"bench: the camera inputs need the Display P3 profile at {profile}")
     entries = manifest(root)
-    folders = ("formats/heic", "formats/jxl", "formats/tiff", "thumbs-src-heic", "thumbs-src-jxl", "tiff-huge",
-               "camera-tmp")
+    folders = ("formats/heic", "formats/jxl", "formats/tiff", "thumbs-src-heic", "thumbs-src-jxl", "camera-tmp")
     for folder in folders:
         shutil.rmtree(os.path.join(root, folder), ignore_errors=True)
         os.makedirs(os.path.join(root, folder))
@@ -338,14 +340,26 @@ def _build_camera(root, corpus, mode, log):
         for name in os.listdir(tmp):
             os.remove(os.path.join(tmp, name))
 
-    log(f"inputs: one {huge_side} x {huge_side} striped LZW TIFF (a Kodak mosaic replicated)")
-    mosaic = _mosaic_png(root, "m6-00")
-    replicated = os.path.join(tmp, "replicated.v")
-    _run(["vips", "replicate", mosaic, replicated, str(-(-huge_side // 3072)), str(-(-huge_side // 2048))])
-    huge = os.path.join(root, "tiff-huge", f"h{huge_side}.tif")
-    _run(["vips", "crop", replicated, f"{huge}[compression=lzw]", "0", "0", str(huge_side), str(huge_side)])
-    add(huge, huge_side, huge_side)
     shutil.rmtree(tmp)
+    with open(os.path.join(root, "manifest.json"), "w") as handle:
+        json.dump(entries, handle, indent=1, sort_keys=True)
+
+
+def _build_huge_tiff(root, side, log):
+    """One side x side striped LZW RGB TIFF: a Kodak mosaic replicated by vips, then cropped."""
+    entries = manifest(root)
+    folder = os.path.join(root, "tiff-huge")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    log(f"inputs: one {side} x {side} striped LZW TIFF (a Kodak mosaic replicated)")
+    mosaic = _mosaic_png(root, "m6-00")
+    replicated = os.path.join(folder, "replicated.v")
+    _run(["vips", "replicate", mosaic, replicated, str(-(-side // 3072)), str(-(-side // 2048))])
+    huge = os.path.join(folder, f"h{side}.tif")
+    _run(["vips", "crop", replicated, f"{huge}[compression=lzw]", "0", "0", str(side), str(side)])
+    os.remove(replicated)
+    entries = {path: entry for path, entry in entries.items() if not path.startswith("tiff-huge/")}
+    entries[os.path.relpath(huge, root)] = {"bytes": os.path.getsize(huge), "width": side, "height": side}
     with open(os.path.join(root, "manifest.json"), "w") as handle:
         json.dump(entries, handle, indent=1, sort_keys=True)
 
@@ -411,6 +425,13 @@ def prepare(bench_dir, corpus, mode, log=print):
                 os.remove(os.path.join(root, old))
         _build_camera(root, corpus, mode, log)
         open(camera_marker, "w").close()
+    huge_marker = os.path.join(root, f".huge-tiff-{HUGE_TIFF_SIDE}")
+    if not os.path.exists(huge_marker):
+        for old in os.listdir(root):
+            if old.startswith(".huge-tiff-"):
+                os.remove(os.path.join(root, old))
+        _build_huge_tiff(root, HUGE_TIFF_SIDE, log)
+        open(huge_marker, "w").close()
     heic_thumb_marker = os.path.join(root, f".heic-thumb-{HEIC_THUMB_VERSION}")
     if not os.path.exists(heic_thumb_marker):
         for old in os.listdir(root):

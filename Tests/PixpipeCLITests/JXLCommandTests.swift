@@ -161,6 +161,31 @@ struct JXLCommandTests {
         #expect(cut.status.rawValue != "ok")
     }
 
+    @Test("a cut JPEG XL: stderr holds Pixpipe's own typed error, in strict and lenient mode")
+    func cutFileStderr() throws {
+        let directory = try TemporaryDirectory()
+        let whole = try TestImages.gradient(width: 96, height: 64).encoded(
+            as: .jxl(JXLEncodeOptions(lossless: true, effort: 1)))
+        let input = try directory.write(whole.prefix(whole.count / 2), to: "cut.jxl")
+        for mode in [[], ["--lenient"]] {
+            let run = try pixpipe.run(["convert", input, directory.path("out.png")] + mode)
+            #expect(run.status == 1, "\(mode): \(run.errors)")
+            let lines = run.errors.split(separator: "\n")
+            let own = lines.filter { $0.hasPrefix("pixpipe: ") }
+            #expect(own.count == 1 && own.first?.contains("truncated jxl data") == true, "\(mode): \(run.errors)")
+            // libjxl 0.7 built without NDEBUG (as Debian builds it) writes its failure trace to stderr from
+            // inside the library, through a symbol it does not export; its API has no switch for it, and only
+            // redirecting the whole process's stderr would hide it. That trace is all the rest may be.
+            let foreign = lines.filter { !$0.hasPrefix("pixpipe: ") }
+            #expect(foreign.allSatisfy { $0.hasPrefix("./lib/jxl/") }, "\(mode): \(foreign)")
+            withKnownIssue(
+                "libjxl 0.7's own failure trace on stderr, which its API cannot turn off", isIntermittent: true
+            ) {
+                #expect(foreign.isEmpty, "\(mode): \(foreign)")
+            }
+        }
+    }
+
     @Test("bombs: a 100,000 x 100,000 header and a million frames are refused fast, under 100 MB")
     func bombs() throws {
         let directory = try TemporaryDirectory()

@@ -6,7 +6,8 @@ import Testing
 /// What every decoding codec of the table promises, checked for each one it holds (``ImageCodecs/all``),
 /// so that a codec gets these checks by being registered: sniffing picks it, `info` agrees with a decode,
 /// a cut file is refused in strict mode and read or refused (never a crash) in lenient mode, the pixel
-/// limit is applied from the header, and every file of its corpus ends in an image or a typed error.
+/// limit is applied from the header, every file of its corpus ends in an image or a typed error, and every
+/// warning a decode of a cut or corpus file carries is a row of the codec's warning table.
 ///
 /// Samples: an image the codec encodes itself when it can, else the first few files of its corpus
 /// (`$PIXPIPE_CORPORA/<corpus folder>`) that sniff as its format.
@@ -43,6 +44,23 @@ struct CodecContractTests {
         }
     }
 
+    /// Expects every one of `warnings` to be a row of `format`'s warning table (or of the rows no codec
+    /// owns), with the row's kind: what users read in `--json` and the manifest is always a listed code.
+    /// A codec a library user registers is left out: its warnings are of its own making.
+    static func expectTabled(
+        _ warnings: [DecodeWarning], of format: ImageFormat, _ context: @autoclosure () -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard ImageCodecs.builtIn.contains(where: { $0.format == format }) else { return }
+        let rules = (ImageCodecs.codec(for: format)?.warningRules ?? []) + SharedWarningTable.rows
+        for warning in warnings {
+            let row = rules.first { $0.code == warning.code }
+            #expect(
+                row?.kind == warning.kind, "\(context()): \(warning) is no row of the \(format) table",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("the table has a decodable format and a corpus folder for each")
     func tableIsNotEmpty() {
         #expect(!Self.decodableFormats.isEmpty)
@@ -73,6 +91,7 @@ struct CodecContractTests {
                 // Strict mode never returns a damaged image: an error, or (when the cut took only bytes no
                 // pixel needs, such as GIF's trailer) the same pixels with only benign warnings.
                 if let image = try? Image(data: prefix) {
+                    Self.expectTabled(image.metadata.warnings, of: format, "\(sample.name) cut at \(length), strict")
                     let same =
                         image.width == whole.width && image.height == whole.height && image.pixels == whole.pixels
                     #expect(same, "\(sample.name) cut at \(length) of \(bytes.count): strict returned other pixels")
@@ -82,6 +101,7 @@ struct CodecContractTests {
                 let lenient = DecodeOptions(strictness: .lenient)
                 do {
                     let image = try Image(data: prefix, options: lenient)
+                    Self.expectTabled(image.metadata.warnings, of: format, "\(sample.name) cut at \(length), lenient")
                     // What lenient keeps is whole rows or frames of the same canvas, never a smaller image.
                     #expect(image.width == whole.width && image.height == whole.height, "\(sample.name) at \(length)")
                     // What a lossless codec's lenient mode keeps is whole rows as the full decode gives them; a
@@ -105,9 +125,15 @@ struct CodecContractTests {
                 } catch {
                     _ = error.shortName
                 }
-                _ = try? Image.info(data: prefix)
+                if let info = try? Image.info(data: prefix) {
+                    Self.expectTabled(info.metadata.warnings, of: format, "\(sample.name) cut at \(length), info")
+                }
                 if let reader = try? AnimationReader(data: prefix, options: lenient) {
-                    while let frame = try? reader.nextFrame() { _ = frame.image.pixels.last }
+                    while let frame = try? reader.nextFrame() {
+                        Self.expectTabled(
+                            frame.image.metadata.warnings, of: format,
+                            "\(sample.name) cut at \(length), frame \(frame.index)")
+                    }
                 }
             }
         }
@@ -141,13 +167,19 @@ struct CodecContractTests {
             return options
         }()
         for file in Self.corpusFiles(of: format) {
-            _ = try? Image.info(data: file.data)
+            if let info = try? Image.info(data: file.data) {
+                Self.expectTabled(info.metadata.warnings, of: format, "\(file.name), info")
+            }
             for options in [Self.boundedOptions, lenient] {
                 if let image = try? Image(data: file.data, options: options) {
                     #expect(image.width > 0 && image.height > 0, "\(file.name)")
+                    Self.expectTabled(image.metadata.warnings, of: format, "\(file.name), \(options.strictness)")
                 }
                 if let reader = try? AnimationReader(data: file.data, options: options) {
-                    while let frame = try? reader.nextFrame() { _ = frame.image.pixels.last }
+                    while let frame = try? reader.nextFrame() {
+                        Self.expectTabled(
+                            frame.image.metadata.warnings, of: format, "\(file.name), frame \(frame.index)")
+                    }
                 }
             }
         }

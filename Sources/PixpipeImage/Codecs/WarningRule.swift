@@ -20,3 +20,19 @@ struct WarningRule: Sendable, Hashable {
         DecodeWarning(kind: kind, code: code, message: message)
     }
 }
+
+/// The rows no one codec owns: conditions met after a decode, in colour management, for any format.
+///
+/// Their codes carry no format prefix because the same condition, with the same meaning, can follow the
+/// decode of any format; every other warning comes from its codec's table.
+enum SharedWarningTable {
+    /// An ICC profile Little CMS refuses, or one that does not fit the pixels, left unused.
+    static let colorProfileIgnored = WarningRule(
+        libraryCode: "Little CMS refuses the profile or the transform (cmsOpenProfileFromMem, cmsCreateTransform)",
+        kind: .benign, code: "color-profile-ignored",
+        reason: "the pixels are kept as they are (a CMYK JPEG through the generic press profile, a thumbnail "
+            + "unconverted); only the colour management the profile asked for is left out")
+
+    /// Every row, in the order the README lists them.
+    static let rows = [colorProfileIgnored]
+}

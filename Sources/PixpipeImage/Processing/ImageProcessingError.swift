@@ -57,10 +57,6 @@ public enum ImageProcessingError: Error, Sendable, Hashable, CustomStringConvert
         case .colorTransformFailed: "color-transform-failed"
         }
     }
-
-    /// The code of the benign warning given when a profile cannot be used and the pixels are kept as they
-    /// are (a thumbnail's conversion, a CMYK JPEG's decode).
-    static let profileIgnoredWarningCode = "color-profile-ignored"
 }
 
 extension ImageProcessingError {

@@ -200,9 +200,7 @@ extension Thumbnailer {
         } catch {
             var kept = thumbnail
             kept.metadata.iccProfile = nil
-            kept.metadata.warnings.append(
-                DecodeWarning(
-                    kind: .benign, code: ImageProcessingError.profileIgnoredWarningCode, message: error.description))
+            kept.metadata.warnings.append(SharedWarningTable.colorProfileIgnored.warning(error.description))
             return kept
         }
     }

@@ -207,6 +207,9 @@ struct AVIFDecoderTests {
         #expect(frames.allSatisfy { $0.image.metadata.warnings.first?.kind == .truncated })
         #expect(frames.last?.image.metadata.warnings.contains { $0.message.contains("not decoded") } == true)
         #expect(frames.dropLast().allSatisfy { $0.image.metadata.warnings.count == 1 })
+        // Each through its row of the table: the cut box, then the frames lost to it.
+        #expect(frames.allSatisfy { $0.image.metadata.warnings.first?.code == "avif-last-box-cut" })
+        #expect(frames.last?.image.metadata.warnings.last?.code == "avif-animation-cut")
         // Image(data:) in lenient mode gives the whole first frame of the cut file.
         #expect(try Image(data: cut, options: DecodeOptions(strictness: .lenient)).pixels == frames[0].image.pixels)
     }

@@ -88,6 +88,7 @@ struct GIFStrictnessTests {
                 #expect(frames.count == complete, "cut \(cut)")
                 #expect(frames.map(\.image.pixels) == Self.wholeFrames.prefix(complete).map(\.image.pixels))
                 #expect(frames.last?.image.metadata.warnings.map(\.kind) == [.truncated], "cut \(cut)")
+                #expect(frames.last?.image.metadata.warnings.map(\.code) == ["gif-truncated"], "cut \(cut)")
                 #expect(frames.dropLast().allSatisfy { $0.image.metadata.warnings.isEmpty }, "cut \(cut)")
                 let image = try #require(try? lenientStill.get(), "cut \(cut)")
                 #expect(image.pixels == Self.wholeFrames[0].image.pixels)

@@ -28,7 +28,7 @@ final class AVIFDecoderHandle {
     private let cutReader: AVIFCutReader?
     /// Whether libavif's strict checks are on (they are turned off after a strict-only refusal).
     private var isStrict = true
-    /// Benign anomalies met so far (a strict-only refusal, a top-level box cut short after the image).
+    /// Anomalies met so far (a strict-only refusal, a top-level box cut short after the image).
     private(set) var warnings: [DecodeWarning] = []
 
     /// Parses `bytes`, which must stay valid while the handle lives. Throws the typed error of
@@ -47,8 +47,7 @@ final class AVIFDecoderHandle {
         try parse()
         if isCut {
             // libavif read the image from complete boxes: only something after it was cut.
-            warnings.append(
-                DecodeWarning(kind: .truncated, message: "the last top-level box ends past the end of the file"))
+            warnings.append(AVIFWarningTable.lastBoxCut.warning("the last top-level box ends past the end of the file"))
         }
     }
 

@@ -58,9 +58,7 @@ final class AVIFFrameDecoder: FrameDecoder {
                 pending = try handle.nextImage()
             } catch {
                 finished = true
-                let kind: DecodeWarning.Kind = if case .truncated = error { .truncated } else { .corrupt }
-                image.metadata.warnings.append(
-                    DecodeWarning(kind: kind, message: "frame \(index) and later not decoded: \(error)"))
+                image.metadata.warnings.append(AVIFWarningTable.warning(after: error, frame: index))
             }
         }
         return AnimationFrame(index: frameIndex, image: image, duration: duration)

@@ -56,7 +56,7 @@ final class GIFFrameDecoder: FrameDecoder {
             do {
                 ahead = try decodeFrame()
             } catch {
-                current.image.metadata.warnings.append(GIFLayout.warning(for: error))
+                current.image.metadata.warnings.append(GIFWarningTable.warning(for: error))
             }
         }
         return current
@@ -69,7 +69,7 @@ final class GIFFrameDecoder: FrameDecoder {
             return try decodeFrame()
         } catch {
             guard var partial = partialFirstFrame else { throw error }
-            partial.image.metadata.warnings.append(GIFLayout.warning(for: error))
+            partial.image.metadata.warnings.append(GIFWarningTable.warning(for: error))
             return partial
         }
     }

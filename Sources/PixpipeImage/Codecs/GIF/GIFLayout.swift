@@ -97,16 +97,7 @@ struct GIFLayout {
         case .trailer: nil
         case .missingTrailer:
             GIFWarningTable.missingTrailer.warning("the file ends without its trailer after its last whole frame")
-        case .failed(let error): Self.warning(for: error)
-        }
-    }
-
-    /// The warning that stands for `error` when lenient decoding goes on without the frames it cost.
-    static func warning(for error: ImageDecodingError) -> DecodeWarning {
-        switch error {
-        case .truncated(_, let reason): DecodeWarning(kind: .truncated, message: reason)
-        case .corrupt(_, let reason): DecodeWarning(kind: .corrupt, message: reason)
-        default: DecodeWarning(kind: .corrupt, message: error.description)
+        case .failed(let error): GIFWarningTable.warning(for: error)
         }
     }
 }

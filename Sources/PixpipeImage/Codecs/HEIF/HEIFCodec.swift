@@ -26,7 +26,7 @@ struct HEIFCodec: ImageCodec {
     var format: ImageFormat { .heif }
     var fileExtensions: [String] { ["heic", "heif", "hif"] }
     var mediaTypes: [String] { ["image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence"] }
-    var warningRules: [WarningRule] { HEIFWarningTable.all }
+    var warningRules: [WarningRule] { HEIFWarningTable.rows }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }
     var hasLosslessMode: Bool { true }

@@ -27,9 +27,8 @@ enum JPEGCMYKConversion {
                 }
                 return (.profile(try transform(from: profile, inverted: inverted)), nil)
             } catch {
-                warning = DecodeWarning(
-                    kind: .benign, code: ImageProcessingError.profileIgnoredWarningCode,
-                    message: "\(error.description); CMYK converted through the generic press profile")
+                warning = SharedWarningTable.colorProfileIgnored.warning(
+                    "\(error.description); CMYK converted through the generic press profile")
             }
         }
         // Built from constants: this only fails if Little CMS itself does.

@@ -26,7 +26,7 @@ struct JXLCodec: ImageCodec {
     var format: ImageFormat { .jxl }
     var fileExtensions: [String] { ["jxl"] }
     var mediaTypes: [String] { ["image/jxl"] }
-    var warningRules: [WarningRule] { [JXLWarningTable.animationCut, JXLWarningTable.animationDamaged] }
+    var warningRules: [WarningRule] { JXLWarningTable.rows }
     var writes16Bit: Bool { true }
     var canEncode: Bool { true }
     var usesQuality: Bool { true }

@@ -15,7 +15,10 @@ enum JXLWarningTable {
         libraryCode: "JXL_DEC_ERROR after a whole frame", kind: .corrupt, code: "jxl-animation-damaged",
         reason: "a later frame is damaged: the frames before it are whole, the rest are not decoded")
 
-    /// The warning for `error`, met after at least one whole frame.
+    /// Every row, in the order the README lists them.
+    static let rows = [animationCut, animationDamaged]
+
+    /// The warning for `error`, met decoding frame `frame` after at least one whole frame.
     static func warning(after error: ImageDecodingError, frame: Int) -> DecodeWarning {
         let rule = if case .truncated = error { animationCut } else { animationDamaged }
         return rule.warning("frame \(frame) and later not decoded: \(error)")

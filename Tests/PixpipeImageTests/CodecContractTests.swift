@@ -49,6 +49,24 @@ struct CodecContractTests {
         for format in Self.decodableFormats { #expect(!format.corpusFolder.isEmpty) }
     }
 
+    /// Every format the table encodes with a quality.
+    static let qualityFormats: [ImageFormat] = ImageCodecs.all.filter { $0.canEncode && $0.usesQuality }.map(\.format)
+
+    @Test("a codec's default quality is the one its encoder uses when none is given", arguments: qualityFormats)
+    func defaultQualityIsUsed(format: ImageFormat) throws {
+        let codec = try #require(ImageCodecs.codec(for: format))
+        let quality = try #require(codec.defaultQuality)
+        #expect((1...100).contains(quality))
+        let image = TestImages.noise(width: 37, height: 23, format: .rgb8)
+        let implicit = try #require(codec.standardEncoding(StandardEncodeSettings()))
+        let explicit = try #require(codec.standardEncoding(StandardEncodeSettings(quality: quality)))
+        let other = try #require(codec.standardEncoding(StandardEncodeSettings(quality: quality == 50 ? 40 : 50)))
+        let written = try image.encoded(as: implicit)
+        #expect(written == (try image.encoded(as: explicit)))
+        // The quality reaches the encoder at all: another one gives other bytes.
+        #expect(written != (try image.encoded(as: other)))
+    }
+
     @Test("sniffing picks the codec, and info agrees with a decode", arguments: decodableFormats)
     func sniffAndInfo(format: ImageFormat) throws {
         let samples = Self.samples(of: format)

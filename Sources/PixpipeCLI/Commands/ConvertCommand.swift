@@ -73,10 +73,7 @@ struct ConvertCommand: Command {
             .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
             .value(
                 "quality", short: "q", placeholder: "N",
-                help:
-                    "Quality of lossy formats, 1 to 100 (default: JPEG and WebP \(JPEGEncodeOptions.defaultQuality), "
-                    + "AVIF \(AVIFEncodeOptions.defaultQuality), HEIC \(HEIFEncodeOptions.defaultQuality), "
-                    + "JPEG XL \(JXLEncodeOptions.defaultQuality))."),
+                help: "Quality of lossy formats, 1 to 100 (default: \(ImageFormat.defaultQualities))."),
             .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
             .value(
                 "depth", placeholder: "8|16",

@@ -69,10 +69,7 @@ struct ThumbnailCommand: Command {
             .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
             .value(
                 "quality", short: "q", placeholder: "N",
-                help:
-                    "Quality of lossy formats, 1 to 100 (default: JPEG and WebP \(JPEGEncodeOptions.defaultQuality), "
-                    + "AVIF \(AVIFEncodeOptions.defaultQuality), HEIC \(HEIFEncodeOptions.defaultQuality), "
-                    + "JPEG XL \(JXLEncodeOptions.defaultQuality))."),
+                help: "Quality of lossy formats, 1 to 100 (default: \(ImageFormat.defaultQualities))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag("keep-location", help: "Keep the EXIF GPS location (dropped from thumbnails by default)."),
             ColorSettings.keepProfileOption,

@@ -28,8 +28,9 @@ protocol ImageCodec: Sendable {
     var canDecode: Bool { get }
     /// Whether ``encode(_:options:)`` is implemented.
     var canEncode: Bool { get }
-    /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats).
-    var usesQuality: Bool { get }
+    /// The quality the encoder uses when ``StandardEncodeSettings/quality`` is `nil`, or `nil` when the
+    /// encoder takes no quality (lossless-only formats). Help texts read it from here.
+    var defaultQuality: Int? { get }
     /// Whether the encoder has a progressive or interlaced mode.
     var hasProgressiveMode: Bool { get }
     /// Whether ``encodeAnimation(_:loopCount:options:)`` is implemented.
@@ -91,7 +92,9 @@ protocol ImageCodec: Sendable {
 extension ImageCodec {
     var canDecode: Bool { true }
     var canEncode: Bool { false }
-    var usesQuality: Bool { false }
+    var defaultQuality: Int? { nil }
+    /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats): those with a default.
+    var usesQuality: Bool { defaultQuality != nil }
     var hasProgressiveMode: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }

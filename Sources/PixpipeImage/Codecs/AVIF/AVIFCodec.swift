@@ -30,7 +30,7 @@ struct AVIFCodec: ImageCodec {
     var mediaTypes: [String] { ["image/avif", "image/avif-sequence"] }
     var warningRules: [WarningRule] { AVIFWarningTable.rows }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { AVIFEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 

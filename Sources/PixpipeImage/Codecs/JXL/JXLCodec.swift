@@ -29,7 +29,7 @@ struct JXLCodec: ImageCodec {
     var warningRules: [WarningRule] { [JXLWarningTable.animationCut, JXLWarningTable.animationDamaged] }
     var writes16Bit: Bool { true }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { JXLEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 

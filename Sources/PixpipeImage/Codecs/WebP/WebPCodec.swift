@@ -15,7 +15,7 @@ struct WebPCodec: ImageCodec {
     var mediaTypes: [String] { ["image/webp"] }
     var warningRules: [WarningRule] { WebPWarningTable.rows }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { WebPEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 

@@ -67,6 +67,29 @@ struct CodecContractTests {
         #expect(written != (try image.encoded(as: other)))
     }
 
+    /// Every format the table both writes and reads as several frames (animations or pages).
+    static let multiFrameFormats: [ImageFormat] = ImageCodecs.all.filter { $0.canDecode && $0.canEncodeAnimation }
+        .map(\.format)
+
+    @Test("a codec that says it decodes animations reads back two frames of one size; others read pages")
+    func decodesAnimationIsTrue() throws {
+        #expect(Self.multiFrameFormats.contains { ImageCodecs.codec(for: $0)?.decodesAnimation == true })
+        for format in Self.multiFrameFormats {
+            let codec = try #require(ImageCodecs.codec(for: format))
+            let encoding = try #require(codec.standardEncoding(StandardEncodeSettings(quality: 90)))
+            let frames = [1, 2].map { seed in
+                AnimationFrame(
+                    index: seed - 1, image: TestImages.noise(width: 16, height: 8, format: .rgb8, seed: UInt32(seed)),
+                    duration: .milliseconds(100))
+            }
+            let data = try encoding.encodeAnimation(frames)
+            let decoder = try codec.frameDecoder(data, options: Self.boundedOptions)
+            #expect(decoder.frameCount == 2, "\(format)")
+            // Pages may differ in size; the frames of an animation share its canvas.
+            #expect(decoder.framesHaveTheirOwnSizes == !codec.decodesAnimation, "\(format)")
+        }
+    }
+
     @Test("sniffing picks the codec, and info agrees with a decode", arguments: decodableFormats)
     func sniffAndInfo(format: ImageFormat) throws {
         let samples = Self.samples(of: format)

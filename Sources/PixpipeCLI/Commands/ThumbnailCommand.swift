@@ -32,7 +32,7 @@ struct ThumbnailCommand: Command {
         as it is. --profile p3|adobergb|gray|FILE converts to that space instead and embeds its profile;
         --keep-profile keeps the source's profile and colours untouched. --intent and --bpc choose the
         rendering intent. A source profile that cannot be used is dropped with a warning.
-        Animations: an animated input (GIF, animated WebP or AVIF) gives its first frame; with --animated every
+        Animations: an animated input (\(ImageFormat.animatedInputNames)) gives its first frame; with --animated every
         frame is resized with one geometry and written as an animation with its delays and loop count, as
         \(ThumbnailSettings.defaultAnimationFormat.rawValue) unless --format names another format that holds
         animations (\(ImageFormat.animationNames)).

@@ -33,6 +33,9 @@ protocol ImageCodec: Sendable {
     var defaultQuality: Int? { get }
     /// Whether the encoder has a progressive or interlaced mode.
     var hasProgressiveMode: Bool { get }
+    /// Whether ``frameDecoder(_:options:)`` reads the frames of an animation (not pages, not a still as one
+    /// frame), so that help texts can name the animated inputs.
+    var decodesAnimation: Bool { get }
     /// Whether ``encodeAnimation(_:loopCount:options:)`` is implemented.
     var canEncodeAnimation: Bool { get }
     /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
@@ -96,6 +99,7 @@ extension ImageCodec {
     /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats): those with a default.
     var usesQuality: Bool { defaultQuality != nil }
     var hasProgressiveMode: Bool { false }
+    var decodesAnimation: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
     var writes16Bit: Bool { false }

@@ -16,6 +16,11 @@ extension ImageFormat {
         all.compactMap { format in format.defaultQuality.map { "\(format.rawValue) \($0)" } }.joined(separator: ", ")
     }
 
+    /// The formats whose decoders read animations frame by frame, as `--format` takes them: "gif, webp ...".
+    package static var animatedInputNames: String {
+        listed(all.filter { ImageCodecs.codec(for: $0)?.decodesAnimation ?? false }.map(\.rawValue))
+    }
+
     /// The formats whose encoders write animations, as `--format` takes them: "webp or avif".
     package static var animationNames: String { listed(all.filter(\.canEncodeAnimation).map(\.rawValue)) }
 

@@ -32,6 +32,7 @@ struct AVIFCodec: ImageCodec {
     var canEncode: Bool { true }
     var defaultQuality: Int? { AVIFEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { ISOBMFFBrands.family(prefix) == .avif }

@@ -31,6 +31,7 @@ struct JXLCodec: ImageCodec {
     var canEncode: Bool { true }
     var defaultQuality: Int? { JXLEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     /// The bare codestream (`FF 0A`) or the container's signature box.

@@ -17,6 +17,7 @@ struct WebPCodec: ImageCodec {
     var canEncode: Bool { true }
     var defaultQuality: Int? { WebPEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     /// `RIFF`, a size, then `WEBP`.

@@ -52,7 +52,8 @@ let package = Package(
         .executable(name: "comic-downloader", targets: ["ComicDownloader"]),
     ],
     targets: [
-        // System libraries, found through pkg-config; `scripts/bootstrap` installs them.
+        // System libraries, found through pkg-config; `scripts/bootstrap` installs them, and the packages of a
+        // `// test tools: .apt([...])` line inside one: the reference tools its format's tests compare with.
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -77,6 +78,7 @@ let package = Package(
             name: "CLibHEIF",
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+            // test tools: .apt(["libheif-examples"]): heif-enc and heif-convert, the HEIF tests' references
         ),
         // FFmpeg's libavcodec: libheif's HEVC images decoded through it (CPixpipeHEIF), libde265 without it.
         .systemLibrary(
@@ -88,11 +90,13 @@ let package = Package(
             name: "CLibJXL",
             pkgConfig: "libjxl",
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+            // test tools: .apt(["libjxl-tools"]): djxl, the JPEG XL conformance tests' reference decoder
         ),
         .systemLibrary(
             name: "CLibTIFF",
             pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]
+            // test tools: .apt(["libtiff-tools"]): tiffinfo and tiffcp, the TIFF tests' reference readers
         ),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256: the downloader hashes every stored file.
         .systemLibrary(

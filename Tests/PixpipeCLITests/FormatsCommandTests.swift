@@ -66,6 +66,26 @@ struct FormatsCommandTests {
         #expect(flat.contains("(\(sixteenBit))"))
     }
 
+    @Test(
+        "--quality's help names the default of every format that takes a quality, from the codec table",
+        arguments: ["convert", "thumbnail"])
+    func qualityHelp(command: String) throws {
+        let help = try pixpipe.run([command, "--help"]).outputText
+        let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let line = try #require(
+            flat.components(separatedBy: "Quality of lossy formats").dropFirst().first?.components(separatedBy: ").")
+                .first)
+        let lossy = Self.builtIn.filter { $0.canEncode && $0.usesQuality }
+        #expect(lossy.count >= 2)
+        for format in lossy {
+            let quality = try #require(format.defaultQuality)
+            #expect(line.contains("\(format.rawValue) \(quality)"), "\(format.rawValue) in: \(line)")
+        }
+        for format in Self.builtIn where !format.usesQuality {
+            #expect(!line.contains(" \(format.rawValue) "), "\(format.rawValue) takes no quality: \(line)")
+        }
+    }
+
     @Test("the human lines name each format, its abilities and extensions")
     func human() throws {
         let result = try pixpipe.run(["formats"])

@@ -33,6 +33,13 @@ struct ScriptListsTests {
         }
     }
 
+    /// The packages of every `// test tools: .apt([...])` line in `manifest`: the codec tests' reference tools.
+    static func testTools(in manifest: String) -> [String] {
+        aptPackages(
+            in: manifest.components(separatedBy: "\n").filter { $0.contains("// test tools: .apt([") }
+                .joined(separator: "\n"))
+    }
+
     @Test("bootstrap --print lists every system library's apt packages and pkg-config modules, the tools, and extras")
     func bootstrapListsEverySystemLibrary() throws {
         let manifest = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -41,7 +48,10 @@ struct ScriptListsTests {
         let lines = Set(result.outputLines)
         let packages = Self.aptPackages(in: manifest)
         #expect(packages.contains("libgif-dev"))  // the library without a pkg-config file
-        for package in packages + ["nginx", "openssl", "time", "libheif-examples", "libjxl-tools", "libtiff-tools"] {
+        // Each format's reference tools are declared beside its library, not listed in the script.
+        let tools = Self.testTools(in: manifest)
+        #expect(!tools.isEmpty)
+        for package in packages + tools + ["nginx", "openssl", "time"] {
             #expect(lines.contains(package), "\(package)")
         }
         for module in Self.pkgConfigModules(in: manifest) { #expect(lines.contains("pkg-config: \(module)")) }
@@ -49,7 +59,7 @@ struct ScriptListsTests {
         #expect(!lines.contains("pkg-config: -"))
     }
 
-    @Test("a new system library and a new dlopen C target reach bootstrap and check-layers with no script edit")
+    @Test("a new system library, its test tools and a dlopen C target reach bootstrap and check-layers unedited")
     func newCodecIsPickedUp() throws {
         let copy = try TemporaryDirectory()
         let files = FileManager.default
@@ -64,7 +74,9 @@ struct ScriptListsTests {
             of: "        .systemLibrary(\n            name: \"CLibPNG\",",
             with: """
                         .systemLibrary(
-                            name: "CLibFake", pkgConfig: "libfake", providers: [.apt(["libfake-dev"]), .brew(["fake"])]),
+                            name: "CLibFake", pkgConfig: "libfake", providers: [.apt(["libfake-dev"]), .brew(["fake"])]
+                            // test tools: .apt(["libfake-tools", "fake-reference"]): what the fake tests compare with
+                        ),
                         .systemLibrary(
                             name: "CLibPNG",
                 """)
@@ -84,6 +96,8 @@ struct ScriptListsTests {
         let bootstrap = try Self.run(["scripts/bootstrap", "--print"], in: copy.url)
         #expect(bootstrap.outputLines.contains("libfake-dev"))
         #expect(bootstrap.outputLines.contains("pkg-config: libfake"))
+        #expect(bootstrap.outputLines.contains("libfake-tools") && bootstrap.outputLines.contains("fake-reference"))
+        #expect(!bootstrap.outputLines.contains("-"))
 
         let layers = try Self.run(["scripts/check-layers", "--print"], in: copy.url)
         #expect(layers.status == 0, "\(layers.errors)")

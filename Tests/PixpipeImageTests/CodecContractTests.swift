@@ -67,6 +67,47 @@ struct CodecContractTests {
         for format in Self.decodableFormats { #expect(!format.corpusFolder.isEmpty) }
     }
 
+    /// Every format the table encodes with a quality.
+    static let qualityFormats: [ImageFormat] = ImageCodecs.all.filter { $0.canEncode && $0.usesQuality }.map(\.format)
+
+    @Test("a codec's default quality is the one its encoder uses when none is given", arguments: qualityFormats)
+    func defaultQualityIsUsed(format: ImageFormat) throws {
+        let codec = try #require(ImageCodecs.codec(for: format))
+        let quality = try #require(codec.defaultQuality)
+        #expect((1...100).contains(quality))
+        let image = TestImages.noise(width: 37, height: 23, format: .rgb8)
+        let implicit = try #require(codec.standardEncoding(StandardEncodeSettings()))
+        let explicit = try #require(codec.standardEncoding(StandardEncodeSettings(quality: quality)))
+        let other = try #require(codec.standardEncoding(StandardEncodeSettings(quality: quality == 50 ? 40 : 50)))
+        let written = try image.encoded(as: implicit)
+        #expect(written == (try image.encoded(as: explicit)))
+        // The quality reaches the encoder at all: another one gives other bytes.
+        #expect(written != (try image.encoded(as: other)))
+    }
+
+    /// Every format the table both writes and reads as several frames (animations or pages).
+    static let multiFrameFormats: [ImageFormat] = ImageCodecs.all.filter { $0.canDecode && $0.canEncodeAnimation }
+        .map(\.format)
+
+    @Test("a codec that says it decodes animations reads back two frames of one size; others read pages")
+    func decodesAnimationIsTrue() throws {
+        #expect(Self.multiFrameFormats.contains { ImageCodecs.codec(for: $0)?.decodesAnimation == true })
+        for format in Self.multiFrameFormats {
+            let codec = try #require(ImageCodecs.codec(for: format))
+            let encoding = try #require(codec.standardEncoding(StandardEncodeSettings(quality: 90)))
+            let frames = [1, 2].map { seed in
+                AnimationFrame(
+                    index: seed - 1, image: TestImages.noise(width: 16, height: 8, format: .rgb8, seed: UInt32(seed)),
+                    duration: .milliseconds(100))
+            }
+            let data = try encoding.encodeAnimation(frames)
+            let decoder = try codec.frameDecoder(data, options: Self.boundedOptions)
+            #expect(decoder.frameCount == 2, "\(format)")
+            // Pages may differ in size; the frames of an animation share its canvas.
+            #expect(decoder.framesHaveTheirOwnSizes == !codec.decodesAnimation, "\(format)")
+        }
+    }
+
     @Test("sniffing picks the codec, and info agrees with a decode", arguments: decodableFormats)
     func sniffAndInfo(format: ImageFormat) throws {
         let samples = Self.samples(of: format)

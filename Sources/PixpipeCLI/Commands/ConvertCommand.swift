@@ -42,7 +42,7 @@ struct ConvertCommand: Command {
         after any resize, and the target's profile is embedded (--strip drops it). --strip without --profile
         converts the colours to sRGB before dropping a profile, so a wide-gamut image does not turn dull. --intent and --bpc
         choose the rendering intent.
-        Animations: an input of several frames (GIF, animated WebP or AVIF) stays an animation when the
+        Animations: an input of several frames (\(ImageFormat.animatedInputNames)) stays an animation when the
         output format holds one (\(ImageFormat.animationNames)): every frame, resized and turned upright like a
         still, with its delay and the loop count. Other formats get the first frame, with a note on stderr;
         --frame N (from 0) writes frame N alone; it picks from any input the codec reads frame by frame,
@@ -73,10 +73,7 @@ struct ConvertCommand: Command {
             .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
             .value(
                 "quality", short: "q", placeholder: "N",
-                help:
-                    "Quality of lossy formats, 1 to 100 (default: JPEG and WebP \(JPEGEncodeOptions.defaultQuality), "
-                    + "AVIF \(AVIFEncodeOptions.defaultQuality), HEIC \(HEIFEncodeOptions.defaultQuality), "
-                    + "JPEG XL \(JXLEncodeOptions.defaultQuality))."),
+                help: "Quality of lossy formats, 1 to 100 (default: \(ImageFormat.defaultQualities))."),
             .flag("progressive", help: "Write a progressive or interlaced file (\(ImageFormat.progressiveNames))."),
             .value(
                 "depth", placeholder: "8|16",

@@ -128,7 +128,8 @@ struct FetchCommand: Command {
                 "animated",
                 help:
                     "With --thumbnail, keep every frame of animations in an animated thumbnail"
-                    + " (WebP, or --convert's format when it holds animations)."),
+                    + " (\(ThumbnailSettings.defaultAnimationFormat.rawValue), or --convert's format when it holds"
+                    + " animations)."),
             .flag("robots", help: "Obey each host's robots.txt (fetched once per run); skip what it disallows."),
             .flag("respect-noai", help: "Skip images whose X-Robots-Tag says noai or noimageai (body not read)."),
             .flag("keep-original", help: "With --thumbnail or --convert, also store the original."),

@@ -32,7 +32,7 @@ struct ThumbnailCommand: Command {
         as it is. --profile p3|adobergb|gray|FILE converts to that space instead and embeds its profile;
         --keep-profile keeps the source's profile and colours untouched. --intent and --bpc choose the
         rendering intent. A source profile that cannot be used is dropped with a warning.
-        Animations: an animated input (GIF, animated WebP or AVIF) gives its first frame; with --animated every
+        Animations: an animated input (\(ImageFormat.animatedInputNames)) gives its first frame; with --animated every
         frame is resized with one geometry and written as an animation with its delays and loop count, as
         \(ThumbnailSettings.defaultAnimationFormat.rawValue) unless --format names another format that holds
         animations (\(ImageFormat.animationNames)).
@@ -69,10 +69,7 @@ struct ThumbnailCommand: Command {
             .value("format", short: "f", placeholder: "FORMAT", help: "Output format: \(ImageFormat.writableNames)."),
             .value(
                 "quality", short: "q", placeholder: "N",
-                help:
-                    "Quality of lossy formats, 1 to 100 (default: JPEG and WebP \(JPEGEncodeOptions.defaultQuality), "
-                    + "AVIF \(AVIFEncodeOptions.defaultQuality), HEIC \(HEIFEncodeOptions.defaultQuality), "
-                    + "JPEG XL \(JXLEncodeOptions.defaultQuality))."),
+                help: "Quality of lossy formats, 1 to 100 (default: \(ImageFormat.defaultQualities))."),
             .flag("strip", help: "Drop the ICC profile and EXIF data."),
             .flag("keep-location", help: "Keep the EXIF GPS location (dropped from thumbnails by default)."),
             ColorSettings.keepProfileOption,

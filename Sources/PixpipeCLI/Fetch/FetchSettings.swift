@@ -85,7 +85,9 @@ struct FetchSettings: Sendable {
             guard !options.processing.isEmpty else {
                 throw .missingOption("--thumbnail", reason: "with --animated (it keeps the frames of thumbnails)")
             }
-            let format = options.outputEncoding.map(\.format).flatMap { $0.canEncodeAnimation ? $0 : nil } ?? .webp
+            let format =
+                options.outputEncoding.map(\.format).flatMap { $0.canEncodeAnimation ? $0 : nil }
+                ?? ThumbnailSettings.defaultAnimationFormat
             options.animationEncoding = ImageEncoding.standard(for: format)
         }
         options.keepsOriginal = arguments.isSet("keep-original")

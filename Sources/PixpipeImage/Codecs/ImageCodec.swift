@@ -28,10 +28,14 @@ protocol ImageCodec: Sendable {
     var canDecode: Bool { get }
     /// Whether ``encode(_:options:)`` is implemented.
     var canEncode: Bool { get }
-    /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats).
-    var usesQuality: Bool { get }
+    /// The quality the encoder uses when ``StandardEncodeSettings/quality`` is `nil`, or `nil` when the
+    /// encoder takes no quality (lossless-only formats). Help texts read it from here.
+    var defaultQuality: Int? { get }
     /// Whether the encoder has a progressive or interlaced mode.
     var hasProgressiveMode: Bool { get }
+    /// Whether ``frameDecoder(_:options:)`` reads the frames of an animation (not pages, not a still as one
+    /// frame), so that help texts can name the animated inputs.
+    var decodesAnimation: Bool { get }
     /// Whether ``encodeAnimation(_:loopCount:options:)`` is implemented.
     var canEncodeAnimation: Bool { get }
     /// Whether the encoder has a lossless mode beside its lossy one (``StandardEncodeSettings/lossless``).
@@ -91,8 +95,11 @@ protocol ImageCodec: Sendable {
 extension ImageCodec {
     var canDecode: Bool { true }
     var canEncode: Bool { false }
-    var usesQuality: Bool { false }
+    var defaultQuality: Int? { nil }
+    /// Whether the encoder reads ``StandardEncodeSettings/quality`` (lossy formats): those with a default.
+    var usesQuality: Bool { defaultQuality != nil }
     var hasProgressiveMode: Bool { false }
+    var decodesAnimation: Bool { false }
     var canEncodeAnimation: Bool { false }
     var hasLosslessMode: Bool { false }
     var writes16Bit: Bool { false }

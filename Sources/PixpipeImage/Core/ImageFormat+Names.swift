@@ -11,6 +11,16 @@ extension ImageFormat {
     /// The formats whose encoders take a quality, for messages: "JPEG".
     package static var qualityNames: String { listed(all.filter(\.usesQuality).map { $0.rawValue.uppercased() }) }
 
+    /// Each format whose encoder takes a quality with its default, as `--format` takes them: "jpeg 85, webp 85 ...".
+    package static var defaultQualities: String {
+        all.compactMap { format in format.defaultQuality.map { "\(format.rawValue) \($0)" } }.joined(separator: ", ")
+    }
+
+    /// The formats whose decoders read animations frame by frame, as `--format` takes them: "gif, webp ...".
+    package static var animatedInputNames: String {
+        listed(all.filter { ImageCodecs.codec(for: $0)?.decodesAnimation ?? false }.map(\.rawValue))
+    }
+
     /// The formats whose encoders write animations, as `--format` takes them: "webp or avif".
     package static var animationNames: String { listed(all.filter(\.canEncodeAnimation).map(\.rawValue)) }
 
@@ -58,6 +68,9 @@ extension ImageFormat {
 
     /// Whether the format's encoder reads ``StandardEncodeSettings/quality``.
     package var usesQuality: Bool { ImageCodecs.codec(for: self)?.usesQuality ?? false }
+
+    /// The quality the format's encoder uses when none is given, or `nil` when it takes no quality.
+    package var defaultQuality: Int? { ImageCodecs.codec(for: self)?.defaultQuality }
 
     /// Whether the format's encoder has a progressive (interlaced) mode.
     package var hasProgressiveMode: Bool { ImageCodecs.codec(for: self)?.hasProgressiveMode ?? false }

@@ -9,8 +9,8 @@ import Foundation
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// The format written.
     public var format: ImageFormat
-    /// Quality 1...100 for lossy formats, `nil` for each format's default (JPEG and WebP 85, AVIF 60, HEIC
-    /// 75, JPEG XL 90); ignored by lossless formats.
+    /// Quality 1...100 for lossy formats, `nil` for the format's own default (``JPEGEncodeOptions/defaultQuality``
+    /// for JPEG; `pixpipe convert --help` lists them all); ignored by lossless formats.
     public var quality: Int?
     /// Drop the ICC profile and the EXIF block (kept by default).
     public var strips: Bool

@@ -30,8 +30,9 @@ struct AVIFCodec: ImageCodec {
     var mediaTypes: [String] { ["image/avif", "image/avif-sequence"] }
     var warningRules: [WarningRule] { AVIFWarningTable.rows }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { AVIFEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { ISOBMFFBrands.family(prefix) == .avif }

@@ -54,6 +54,7 @@ struct GIFCodec: ImageCodec {
     var format: ImageFormat { .gif }
     var fileExtensions: [String] { ["gif"] }
     var mediaTypes: [String] { ["image/gif"] }
+    var decodesAnimation: Bool { true }
     var warningRules: [WarningRule] { GIFWarningTable.rows }
 
     func matches(_ prefix: [UInt8]) -> Bool {

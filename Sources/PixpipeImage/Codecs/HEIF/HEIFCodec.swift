@@ -28,7 +28,7 @@ struct HEIFCodec: ImageCodec {
     var mediaTypes: [String] { ["image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence"] }
     var warningRules: [WarningRule] { HEIFWarningTable.rows }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { HEIFEncodeOptions.defaultQuality }
     var hasLosslessMode: Bool { true }
     // HEIC stores 16-bit samples at 10 bits (HEIFEncoder): deep input stays deep.
     var keepsDeepSamples: Bool { true }

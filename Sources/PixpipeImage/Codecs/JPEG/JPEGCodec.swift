@@ -15,7 +15,7 @@ struct JPEGCodec: ImageCodec {
         JPEGWarningTable.rows.map(\.rule) + [JPEGWarningTable.unknown, JPEGWarningTable.damagedTail]
     }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { JPEGEncodeOptions.defaultQuality }
     var hasProgressiveMode: Bool { true }
 
     func matches(_ prefix: [UInt8]) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }

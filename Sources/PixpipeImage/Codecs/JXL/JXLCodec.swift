@@ -29,8 +29,9 @@ struct JXLCodec: ImageCodec {
     var warningRules: [WarningRule] { JXLWarningTable.rows }
     var writes16Bit: Bool { true }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { JXLEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     /// The bare codestream (`FF 0A`) or the container's signature box.

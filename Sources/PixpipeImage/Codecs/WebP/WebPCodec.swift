@@ -15,8 +15,9 @@ struct WebPCodec: ImageCodec {
     var mediaTypes: [String] { ["image/webp"] }
     var warningRules: [WarningRule] { WebPWarningTable.rows }
     var canEncode: Bool { true }
-    var usesQuality: Bool { true }
+    var defaultQuality: Int? { WebPEncodeOptions.defaultQuality }
     var canEncodeAnimation: Bool { true }
+    var decodesAnimation: Bool { true }
     var hasLosslessMode: Bool { true }
 
     /// `RIFF`, a size, then `WEBP`.

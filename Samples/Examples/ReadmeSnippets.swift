@@ -156,7 +156,7 @@ func thumbnailSnippet(gifData: Data) throws -> (Data, Data) {
     let thumbnail = try thumbnailer.thumbnail(contentsOfFile: "photo.jpg")  // upright, sRGB, no profile
     let jpeg = try ThumbnailEncoder(format: .jpeg, quality: 85).encode(thumbnail)
 
-    // Every frame of a GIF, animated WebP or AVIF, resized alike, as one animation with its delays and loops:
+    // Every frame of a GIF, animated WebP, AVIF or JPEG XL, resized alike, as one animation with its delays and loops:
     let animated = AnimationThumbnailer(options: ThumbnailOptions(size: .box(128)), encoding: .webp)
     let webp = try animated.thumbnail(data: gifData).data
     return (jpeg, webp)

@@ -32,6 +32,8 @@ struct ImagePipelineCameraFormatTests {
         if sample.hasPortableSamples {
             #expect(CameraSampleDigest.sha256(first, channels: reference.channels) == reference.sha256)
         }
+        // The pipeline's decode and orientation step give what a direct decode of the bytes shows.
+        #expect(first.pixels == (try Image(data: Data(bytes))).applyingOrientation().pixels)
         #expect(server.requestCount("/photo") == 1)
         #expect(pipeline.statistics.decodes == 1)
 

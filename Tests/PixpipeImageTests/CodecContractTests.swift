@@ -243,15 +243,20 @@ struct CodecContractTests {
             // A typed error is a pass: the failures these inputs once caused were crashes, hangs and leaks.
             if let info = try? Image.info(data: input.data) {
                 #expect(info.width > 0 && info.height > 0, "\(input.name)")
+                Self.expectTabled(info.metadata.warnings, of: format, "\(input.name), info")
             }
             for options in [strict, lenient] {
                 if let image = try? Image(data: input.data, options: options) {
                     #expect(image.width > 0 && image.height > 0, "\(input.name)")
                     #expect(image.pixels.count == image.height * image.width * image.pixelFormat.bytesPerPixel)
+                    Self.expectTabled(image.metadata.warnings, of: format, "\(input.name), \(options.strictness)")
                 }
                 _ = try? Image.verify(data: input.data, options: options)
                 if let reader = try? AnimationReader(data: input.data, options: options) {
-                    while let frame = try? reader.nextFrame() { _ = frame.image.pixels.last }
+                    while let frame = try? reader.nextFrame() {
+                        Self.expectTabled(
+                            frame.image.metadata.warnings, of: format, "\(input.name), frame \(frame.index)")
+                    }
                 }
             }
         }

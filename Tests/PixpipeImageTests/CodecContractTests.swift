@@ -6,8 +6,9 @@ import Testing
 /// What every decoding codec of the table promises, checked for each one it holds (``ImageCodecs/all``),
 /// so that a codec gets these checks by being registered: sniffing picks it, `info` agrees with a decode,
 /// a cut file is refused in strict mode and read or refused (never a crash) in lenient mode, the pixel
-/// limit is applied from the header, every file of its corpus ends in an image or a typed error, and every
-/// warning a decode of a cut or corpus file carries is a row of the codec's warning table.
+/// limit is applied from the header, every file of its corpus and every committed fuzz regression input of
+/// its format (`Fixtures/fuzz`) ends in an image or a typed error, and every warning a decode of a cut or
+/// corpus file carries is a row of the codec's warning table.
 ///
 /// Samples: an image the codec encodes itself when it can, else the first few files of its corpus
 /// (`$PIXPIPE_CORPORA/<corpus folder>`) that sniff as its format.
@@ -220,6 +221,82 @@ struct CodecContractTests {
                     while let frame = try? reader.nextFrame() {
                         Self.expectTabled(
                             frame.image.metadata.warnings, of: format, "\(file.name), frame \(frame.index)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The committed fuzz regression inputs (`Fixtures/fuzz/<target>`, where `scripts/fuzz` saves a crash
+    /// to commit): a one-codec target's folder holds its format's inputs, and the targets that decode any
+    /// format share theirs with every codec their inputs sniff as.
+    static let fuzzFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz", isDirectory: true)
+
+    /// The targets whose inputs may be of any format.
+    static let anyFormatFuzzTargets = ["FuzzDecode", "FuzzFrames", "FuzzThumbnail", "FuzzJPEGScaled"]
+
+    /// The folder of `format`'s one-codec fuzz target, as `scripts/fuzz` names it (`FuzzCodec:webp` keeps its
+    /// inputs in `FuzzCodec-webp`).
+    static func codecFuzzFolder(_ format: ImageFormat) -> String { "FuzzCodec-\(format.rawValue)" }
+
+    /// The regression inputs `format`'s decoder must survive: its own folder's files, whatever they sniff as
+    /// (the fuzzer mutated them from its seeds), and the any-format targets' files that sniff as `format`.
+    static func fuzzRegressions(of format: ImageFormat) -> [(name: String, data: Data)] {
+        func files(_ folder: String) -> [(name: String, data: Data)] {
+            let directory = fuzzFixtures.appendingPathComponent(folder, isDirectory: true)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.sorted().compactMap { name in
+                FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map {
+                    ("\(folder)/\(name)", $0)
+                }
+            }
+        }
+        return files(codecFuzzFolder(format))
+            + anyFormatFuzzTargets.flatMap(files).filter { ImageFormat.sniff($0.data) == format }
+    }
+
+    @Test("every fuzz regression folder belongs to a fuzz target, a codec's to a decodable format")
+    func fuzzFoldersAreKnown() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.fuzzFixtures.path)
+        let known = Set(Self.anyFormatFuzzTargets + Self.decodableFormats.map(Self.codecFuzzFolder))
+        for folder in folders where folder.hasPrefix("FuzzCodec") || Self.anyFormatFuzzTargets.contains(folder) {
+            #expect(known.contains(folder), "Fixtures/fuzz/\(folder) is not a folder scripts/fuzz saves to")
+        }
+        // The replay finds what is committed: FuzzDecode's PNG input belongs to the PNG codec.
+        #expect(Self.fuzzRegressions(of: .png).contains { $0.name == "FuzzDecode/oom-itxt-declares-1GB.png" })
+        // The folder this test reads is the one the script commits to.
+        let script = try String(
+            contentsOf: Self.fuzzFixtures.appendingPathComponent("../../../../scripts/fuzz"), encoding: .utf8)
+        #expect(script.contains("Tests/PixpipeImageTests/Fixtures/fuzz/${1/:/-}"))
+    }
+
+    @Test(
+        "every committed fuzz regression input ends in an image or a typed error: info, strict and lenient",
+        arguments: decodableFormats)
+    func fuzzRegressionsReplay(format: ImageFormat) {
+        // FuzzCodec's limits: its inputs were found under them, and they bound the replay's memory.
+        let strict = DecodeOptions(pixelLimit: 1 << 20, byteLimit: 1 << 22, frameLimit: 8, animationPixelLimit: 1 << 22)
+        var lenient = strict
+        lenient.strictness = .lenient
+        lenient.keeps16Bit = true
+        for input in Self.fuzzRegressions(of: format) {
+            // A typed error is a pass: the failures these inputs once caused were crashes, hangs and leaks.
+            if let info = try? Image.info(data: input.data) {
+                #expect(info.width > 0 && info.height > 0, "\(input.name)")
+                Self.expectTabled(info.metadata.warnings, of: format, "\(input.name), info")
+            }
+            for options in [strict, lenient] {
+                if let image = try? Image(data: input.data, options: options) {
+                    #expect(image.width > 0 && image.height > 0, "\(input.name)")
+                    #expect(image.pixels.count == image.height * image.width * image.pixelFormat.bytesPerPixel)
+                    Self.expectTabled(image.metadata.warnings, of: format, "\(input.name), \(options.strictness)")
+                }
+                _ = try? Image.verify(data: input.data, options: options)
+                if let reader = try? AnimationReader(data: input.data, options: options) {
+                    while let frame = try? reader.nextFrame() {
+                        Self.expectTabled(
+                            frame.image.metadata.warnings, of: format, "\(input.name), frame \(frame.index)")
                     }
                 }
             }

@@ -9,7 +9,7 @@ final class TIFFRowBand {
     private let handle: TIFFHandle
     private let layout: TIFFPageLayout
     /// Rows per band: RowsPerStrip or TileLength, at most the height.
-    private let bandHeight: Int
+    let bandHeight: Int
     private let stored: UnsafeMutableRawBufferPointer
     private let output: UnsafeMutableRawBufferPointer
     /// One strip or tile of one plane, for planar or tiled pages.

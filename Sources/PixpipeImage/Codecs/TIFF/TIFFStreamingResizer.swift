@@ -41,9 +41,21 @@ enum TIFFStreamingResizer {
                 linearLight: options.linearLight)
             resampler.prepareForSinglePass()
             var image = Image(width: plan.storedWidth, height: plan.storedHeight, pixelFormat: layout.output)
+            let rowBytes = layout.width * layout.output.bytesPerPixel
             image.withUnsafeMutableBytes { destination in
                 guard let base = destination.baseAddress else { return }
-                resampler.resampleRows(0..<plan.storedHeight, sourceRow: { rows.row($0) }, destination: base)
+                guard
+                    TIFFBandPrefetcher.worthwhile(
+                        bandBytes: rows.bandHeight * rowBytes, height: layout.height, bandHeight: rows.bandHeight)
+                else {
+                    resampler.resampleRows(0..<plan.storedHeight, sourceRow: { rows.row($0) }, destination: base)
+                    return
+                }
+                // A page of many bands: libtiff decodes the next band on another thread while this one resizes.
+                let prefetcher = TIFFBandPrefetcher(band: rows, height: layout.height, rowBytes: rowBytes)
+                prefetcher.start()
+                resampler.resampleRows(0..<plan.storedHeight, sourceRow: { prefetcher.row($0) }, destination: base)
+                prefetcher.finish()
             }
             // Rows the resampler skipped are still read, so damage anywhere is found.
             rows.readRemainingRows()

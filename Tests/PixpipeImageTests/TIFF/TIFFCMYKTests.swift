@@ -4,7 +4,7 @@ import Testing
 @testable import PixpipeImage
 
 /// CMYK TIFF pages against references outside the TIFF decoder, in `Fixtures/cmyk` (made by its
-/// `make-fixtures.py`, from a 96x64 crop of the corpora's CMYK rendering of kodim21):
+/// `make-fixtures.py`, from 96x64 CMYK samples it makes: every ink across the image, four levels of black):
 ///
 /// - with an embedded CMYK profile (a small test profile, far from the generic press model), the reference
 ///   is vips 8.14 converting the file through its embedded profile to Little CMS's built-in sRGB (the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the CMYK TIFF fixtures of this folder and their references (see README.md).
 
-Needs: vips (8.14, built with Little CMS 2), liblcms2, and $PIXPIPE_CORPORA (for tiff/gen-cmyk8-lzw.tif).
+Needs: vips (8.14, built with Little CMS 2) and liblcms2.
 Run from anywhere: python3 make-fixtures.py
 """
 
@@ -12,8 +12,7 @@ import subprocess
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPORA = os.environ.get("PIXPIPE_CORPORA", os.path.join(HERE, "../../../../../shared/corpora"))
-WIDTH, HEIGHT, LEFT, TOP = 96, 64, 150, 100
+WIDTH, HEIGHT = 96, 64
 GRID = 9
 
 lcms = ctypes.CDLL("liblcms2.so.2")
@@ -141,18 +140,31 @@ def cmyk_tiff(samples, icc=None):
     return body + b"".join(data_blobs) + samples
 
 
+def synthetic_samples():
+    """WIDTH x HEIGHT CMYK samples, 8 bits each, interleaved."""
+    out = bytearray()
+    for y in range(HEIGHT):
+        for x in range(WIDTH):
+            cyan = x * 255 // (WIDTH - 1)
+            magenta = y * 255 // (HEIGHT - 1)
+            yellow = (x + y) * 255 // (WIDTH + HEIGHT - 2)
+            black = ((x // 12 + y // 8) % 4) * 60
+            out += bytes((cyan, magenta, yellow, black))
+    return bytes(out)
+
+
 def run(*args):
     subprocess.run(args, check=True)
 
 
 def main():
     with tempfile.TemporaryDirectory() as scratch:
-        # The samples: a crop of the corpus's CMYK rendering of kodim21 (full black replacement).
-        run("vips", "crop", os.path.join(CORPORA, "tiff/gen-cmyk8-lzw.tif"), f"{scratch}/crop.v",
-            str(LEFT), str(TOP), str(WIDTH), str(HEIGHT))
-        run("vips", "rawsave", f"{scratch}/crop.v", f"{scratch}/crop.raw")
-        samples = open(f"{scratch}/crop.raw", "rb").read()
-        assert len(samples) == WIDTH * HEIGHT * 4
+        # The samples: made here, so the fixtures hold nothing from elsewhere. Cyan across, magenta down,
+        # yellow along the diagonal and four levels of black in blocks, so every ink and mixes of them appear.
+        samples = synthetic_samples()
+        open(f"{scratch}/samples.raw", "wb").write(samples)
+        run("vips", "rawload", f"{scratch}/samples.raw", f"{scratch}/raw.v", str(WIDTH), str(HEIGHT), "4")
+        run("vips", "copy", f"{scratch}/raw.v", f"{scratch}/crop.v", "--interpretation", "cmyk")
 
         # With an embedded profile; the reference is vips converting through that embedded profile to Little
         # CMS's built-in sRGB, the decoder's destination (vips's own "srgb" profile moves samples by up to 6).

@@ -156,3 +156,48 @@ extension VerificationTests {
         #expect((try? Self.storedAsIs(cut).get()) == nil)
     }
 }
+
+extension VerificationTests {
+    /// `jpeg` with coded bits (no 0xFF, so the markers stay whole) overwritten in the middle of its largest
+    /// scan, a luma AC scan that a 1/8 thumbnail does not read.
+    static func damagingLargestScan(_ jpeg: [UInt8]) -> [UInt8] {
+        var largest = 0..<0
+        var position = 2
+        while position + 4 <= jpeg.count, jpeg[position] == 0xFF, jpeg[position + 1] != 0xD9 {
+            var end = position + 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
+            if jpeg[position + 1] == 0xDA {
+                let start = end
+                while end + 1 < jpeg.count,
+                    jpeg[end] != 0xFF || [0x00, 0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7].contains(jpeg[end + 1])
+                {
+                    end += 1
+                }
+                if end - start > largest.count { largest = start..<end }
+            }
+            position = end
+        }
+        var damaged = jpeg
+        for index in largest.lowerBound + largest.count / 4..<largest.lowerBound + largest.count / 2 {
+            damaged[index] = UInt8(truncatingIfNeeded: index &* 37) & 0x7F
+        }
+        return damaged
+    }
+
+    @Test("A kept original is proven whole by its thumbnail's decode, even where the thumbnail would not look")
+    func keptOriginalIsDecodedWhole() throws {
+        let damaged = Self.damagingLargestScan(Bodies.progressiveJPEG(width: 768, height: 512))
+        let thumbnail: [any ImageProcessing] = [.thumbnail(ThumbnailOptions(size: .box(32)))]
+        let make = { (keepsOriginal: Bool) in
+            Result { () throws(DownloadError) in
+                try ProcessedImage.make(
+                    from: Data(damaged), url: URL(fileURLWithPath: "/x.jpg"), processing: thumbnail,
+                    outputEncoding: .jpeg, keepsOriginal: keepsOriginal, decodeOptions: DecodeOptions())
+            }
+        }
+        // The thumbnail alone is stored: its pixels are the undamaged file's (the damaged scan is never read).
+        let alone = try make(false).get()
+        #expect(alone.width == 32 && alone.height == 21 && alone.original == nil)
+        // With the original kept, its damage is found and nothing is stored.
+        #expect(throws: DownloadError.self) { try make(true).get() }
+    }
+}

@@ -367,6 +367,23 @@ int pxp_jpeg_decoder_configure_verification(
     return PXP_JPEG_OK;
 }
 
+int pxp_jpeg_decoder_dc_only_components(const pxp_jpeg_decoder *decoder, unsigned char *ids, int capacity) {
+    const struct jpeg_decompress_struct *info = &decoder->info;
+    int count = 0;
+    for (int index = 0; index < info->num_components && count < capacity; index++) {
+        const jpeg_component_info *component = &info->comp_info[index];
+#if JPEG_LIB_VERSION >= 70
+        const int is_one = component->DCT_h_scaled_size == 1 && component->DCT_v_scaled_size == 1;
+#else
+        const int is_one = component->DCT_scaled_size == 1;
+#endif
+        if (is_one) ids[count++] = (unsigned char)component->component_id;
+    }
+    return count;
+}
+
+void pxp_jpeg_decoder_disable_block_smoothing(pxp_jpeg_decoder *decoder) { decoder->info.do_block_smoothing = FALSE; }
+
 int pxp_jpeg_decoder_start(pxp_jpeg_decoder *decoder, int *components) {
     if (setjmp(decoder->errors.jump)) return PXP_JPEG_FAILED;
     jpeg_start_decompress(&decoder->info);

@@ -65,6 +65,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var byteLimit: Int?
     /// Strict (throw) or lenient (warn, zero-fill) about damaged data.
     public var strictness: DecodeOptions.Strictness
+    /// Decode every coded byte of the source, even data that cannot change the thumbnail, so damage anywhere
+    /// in the file is seen; for a thumbnail that also proves a kept source whole. Default `false`: a
+    /// progressive JPEG thumbnailed at 1/8 scale skips its luma AC scans, whose damage cannot change a
+    /// pixel of the result (its markers are still followed to EOI, so truncation is still seen).
+    public var decodesWholeSource = false
     /// The most threads one resize uses; `nil` means every core. A batch running one thumbnail per core sets 1.
     public var maximumConcurrency: Int?
     /// The colour conversion applied to the thumbnail, after resizing (on its few pixels, not the source's);

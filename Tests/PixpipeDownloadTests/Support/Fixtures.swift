@@ -16,6 +16,13 @@ enum Bodies {
         encoded(image(width: width, height: height, seed: seed), as: .jpeg)
     }
 
+    /// A progressive JPEG like ``png(width:height:seed:)``, quality 90, 4:2:0.
+    static func progressiveJPEG(width: Int, height: Int, seed: Int = 0) -> [UInt8] {
+        encoded(
+            image(width: width, height: height, seed: seed),
+            as: .jpeg(JPEGEncodeOptions(quality: 90, progressive: true)))
+    }
+
     /// An animated WebP of `frames` frames of `width` x `height`, each 70 ms, each with other pixels.
     static func animatedWebP(width: Int = 40, height: Int = 20, frames: Int = 3) -> [UInt8] {
         let animation = (0..<frames).map {

@@ -59,8 +59,10 @@ struct ProcessedImage: Sendable {
                 original: original)
         }
         let image: Image
+        // A kept original is only as proven as the decode that made its thumbnail: that decode reads it all.
+        let steps = keepsOriginal && verifiesByDecoding ? processing.map(decodingWholeSource) : processing
         do {
-            image = try ImageProcessors.Composition(processing).process(data: body, options: decodeOptions)
+            image = try ImageProcessors.Composition(steps).process(data: body, options: decodeOptions)
         } catch {
             throw DownloadError(error, url: url)
         }
@@ -74,6 +76,13 @@ struct ProcessedImage: Sendable {
         var processed = try encode(image, as: encoding, url: url, original: original)
         processed.warnings = image.metadata.warnings
         return processed
+    }
+
+    /// `step` set to decode every byte of its source, for a thumbnail step (``ThumbnailOptions/decodesWholeSource``).
+    private static func decodingWholeSource(_ step: any ImageProcessing) -> any ImageProcessing {
+        guard var thumbnail = step as? ImageProcessors.Thumbnail else { return step }
+        thumbnail.options.decodesWholeSource = true
+        return thumbnail
     }
 
     /// The encoding of processed images when none is set: the source's format with its standard settings,

@@ -119,6 +119,20 @@ final class JPEGReader {
         return Int(done)
     }
 
+    /// After ``configure(scaleNumerator:space:)``: the identifiers of the components the decode shows only
+    /// by their DC coefficients (a 1x1 scaled inverse DCT), as libjpeg chose for that scale.
+    var dcOnlyComponentIDs: Set<UInt8> {
+        var ids = [UInt8](repeating: 0, count: 256)
+        let count = ids.withUnsafeMutableBufferPointer { buffer in
+            pxp_jpeg_decoder_dc_only_components(handle, buffer.baseAddress, Int32(buffer.count))
+        }
+        return Set(ids.prefix(Int(count)))
+    }
+
+    /// Turns off libjpeg's block smoothing, which would otherwise guess AC coefficients that no scan sent;
+    /// before ``start()``.
+    func disableBlockSmoothing() { pxp_jpeg_decoder_disable_block_smoothing(handle) }
+
     /// Starts decompression and returns the samples per output pixel.
     func start() throws(ImageDecodingError) -> Int {
         var components: Int32 = 0

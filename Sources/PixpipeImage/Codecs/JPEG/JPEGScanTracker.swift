@@ -108,7 +108,7 @@ struct JPEGScanTracker: Sendable, Hashable {
     }
 
     /// The offset of the first marker (0xFF then a code other than 00, FF or RSTn) at or after `from`.
-    private static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+    static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
         var index = from
         while index + 1 < bytes.count {
             guard bytes[index] == 0xFF else {

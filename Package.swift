@@ -63,6 +63,7 @@ let package = Package(
             name: "CLibJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+            // test tools: .apt(["libjpeg-turbo-progs"]): cjpeg, which makes the progressive JPEG fuzz seeds
         ),
         .systemLibrary(
             name: "CLibWebP",

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Follows a JPEG's marker structure over a growing prefix of its bytes, and says where the last
 /// complete scan ends, without decoding anything.
 ///
@@ -103,18 +109,20 @@ struct JPEGScanTracker: Sendable, Hashable {
     }
 
     /// SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-    private static func isFrameHeader(_ code: UInt8) -> Bool {
+    static func isFrameHeader(_ code: UInt8) -> Bool {
         (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
     }
 
     /// The offset of the first marker (0xFF then a code other than 00, FF or RSTn) at or after `from`.
+    ///
+    /// Each 0xFF is found with `memchr`: entropy-coded data is most of a file, and a vectorized search
+    /// through it costs a fraction of a byte-by-byte loop (the 1/8 scan filter reads whole 24 MP files).
     static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         var index = from
         while index + 1 < bytes.count {
-            guard bytes[index] == 0xFF else {
-                index += 1
-                continue
-            }
+            guard let found = memchr(base + index, 0xFF, bytes.count - 1 - index) else { return nil }
+            index = UnsafeRawPointer(found) - base
             let code = bytes[index + 1]
             if code == 0x00 || (0xD0...0xD7).contains(code) {
                 index += 2

@@ -42,7 +42,7 @@ enum ProgressiveJPEGScanFilter {
             let length = Int(bytes[codeAt + 1]) << 8 | Int(bytes[codeAt + 2])
             let segmentEnd = codeAt + 1 + length
             guard length >= 2, segmentEnd <= bytes.count else { return nil }
-            if isFrameHeader(code) {
+            if JPEGScanTracker.isFrameHeader(code) {
                 // Progressive Huffman only, and one frame.
                 guard code == 0xC2, !sawFrame else { return nil }
                 sawFrame = true
@@ -80,11 +80,6 @@ enum ProgressiveJPEGScanFilter {
             components = Set((0..<count).map { bytes[offset + 1 + 2 * $0] })
             isAC = bytes[offset + 1 + 2 * count] != 0
         }
-    }
-
-    /// SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-    private static func isFrameHeader(_ code: UInt8) -> Bool {
-        (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
     }
 }
 

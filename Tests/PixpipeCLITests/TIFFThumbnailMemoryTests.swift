@@ -66,7 +66,7 @@ struct TIFFThumbnailMemoryTests {
         for strip in 0..<strips { u32(dataOffset + strip * rowsPerStrip * rowBytes) }
         for strip in 0..<strips { u32(min(rowsPerStrip, height - strip * rowsPerStrip) * rowBytes) }
         precondition(head.count == dataOffset)
-        FileManager.default.createFile(atPath: path, contents: Data(head))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(head)))
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         try file.seekToEnd()

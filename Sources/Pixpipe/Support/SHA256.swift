@@ -11,11 +11,11 @@ import Foundation
 /// let once = SHA256.hash(Data("abc".utf8))
 /// ```
 ///
-/// The hasher owns a libcrypto digest context, so it cannot be copied (a copy would share the running
-/// state); it frees the context when it goes away. Every digest uses the one algorithm object fetched at
-/// first use: in OpenSSL 3, `EVP_sha256()` is a stub that makes each digest start look the algorithm up by
-/// name again (a lock, string compares, a reference count), which cost 270 of the 420 ns of the SHA-256 of
-/// a URL, and a resumed batch hashes each of its URLs several times (fingerprints, names).
+/// The hasher keeps libcrypto's low-level SHA-256 state inline (`SHA256_CTX`, about 100 bytes) and cannot
+/// be copied, so one running digest never forks by accident. The low-level calls run the same block
+/// function as the EVP interface with none of its machinery: no context allocated per hasher, no algorithm
+/// looked up by name (270 of the 420 ns of a URL's digest through EVP in OpenSSL 3), and no `@unchecked
+/// Sendable` algorithm object to share between threads.
 package struct SHA256: ~Copyable {
     /// A finished 32-byte digest.
     package struct Digest: Sendable, Hashable {
@@ -42,28 +42,18 @@ package struct SHA256: ~Copyable {
         }
     }
 
-    /// The running digest context; `nil` only if libcrypto could not allocate one, which `init` traps on.
-    private let context: OpaquePointer
+    /// The running state.
+    private var context = SHA256_CTX()
 
     /// A hasher with the standard initial state.
     package init() {
-        // Allocation of a few hundred bytes failing, or SHA-256 missing from libcrypto, leaves nothing to
-        // recover: every caller needs the digest.
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Algorithm.shared.pointer, nil) == 1 else {
-            fatalError("libcrypto cannot start a SHA-256 digest")
-        }
-        self.context = context
+        reset()
     }
 
-    /// Starts over, as a new hasher would, keeping the context (one hasher can serve many files).
+    /// Starts over, as a new hasher would (one hasher can serve many files).
     package mutating func reset() {
-        guard EVP_DigestInit_ex(context, Algorithm.shared.pointer, nil) == 1 else {
-            fatalError("libcrypto cannot start a SHA-256 digest")
-        }
-    }
-
-    deinit {
-        EVP_MD_CTX_free(context)
+        // The low-level calls fail only on a null context, which this is not.
+        guard SHA256_Init(&context) == 1 else { fatalError("libcrypto cannot start a SHA-256 digest") }
     }
 
     /// The digest of `data` in one call.
@@ -104,33 +94,14 @@ package struct SHA256: ~Copyable {
     /// Feeds the bytes of a raw buffer.
     package mutating func update(bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        // Cannot fail for SHA-256 on a valid context.
-        _ = EVP_DigestUpdate(context, base, bytes.count)
+        // Cannot fail on a valid context.
+        _ = SHA256_Update(&context, base, bytes.count)
     }
 
     /// The digest of everything fed so far; the hasher is then spent.
     package mutating func finalize() -> Digest {
         var bytes = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 32
-        _ = EVP_DigestFinal_ex(context, &bytes, &length)
+        _ = SHA256_Final(&bytes, &context)
         return Digest(bytes: bytes)
-    }
-}
-
-extension SHA256 {
-    /// libcrypto's SHA-256 algorithm object, fetched once for the process.
-    ///
-    /// Why `@unchecked Sendable` is safe: the pointer is set once, by the `static let` (which Swift
-    /// initializes exactly once, thread-safely), and never changed or freed; OpenSSL documents fetched
-    /// algorithm objects as reference counted and safe to use from any number of threads at once.
-    fileprivate struct Algorithm: @unchecked Sendable {
-        let pointer: OpaquePointer
-
-        static let shared: Algorithm = {
-            guard let pointer = EVP_MD_fetch(nil, "SHA256", nil) else {
-                fatalError("libcrypto has no SHA-256")
-            }
-            return Algorithm(pointer: pointer)
-        }()
     }
 }

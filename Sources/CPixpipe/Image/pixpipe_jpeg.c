@@ -5,7 +5,9 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 // jpeglib.h first: it brings jconfig.h, which decides which codes jerror.h defines (JWRN_ARITH_BAD_CODE
@@ -141,8 +143,15 @@ typedef struct pxp_jpeg_fd_source {
 
 #define PXP_JPEG_FILE_BUFFER 65536
 
+// A block array libjpeg asked its memory manager for (see pxp_jpeg_advise_block_arrays).
+typedef struct pxp_jpeg_block_array {
+    jvirt_barray_ptr array;
+    size_t row_bytes;
+    JDIMENSION rows;
+} pxp_jpeg_block_array;
+
 struct pxp_jpeg_decoder {
-    struct jpeg_decompress_struct info;
+    struct jpeg_decompress_struct info;  // first, so a j_common_ptr to it points at the whole decoder
     pxp_jpeg_errors errors;
     struct jpeg_progress_mgr progress;
     const unsigned char *data;
@@ -150,7 +159,73 @@ struct pxp_jpeg_decoder {
     int fd;  // >= 0: read this file instead of `data`
     pxp_jpeg_fd_source fd_source;
     int skips_rows;  // a verifying read may hand rows to jpeg_skip_scanlines (see configure_verification)
+    // libjpeg's own memory-manager methods, which the wrappers below call.
+    jvirt_barray_ptr (*request_block_array)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
+    void (*realize_arrays)(j_common_ptr);
+    void (*free_pool)(j_common_ptr, int);
+    pxp_jpeg_block_array block_arrays[MAX_COMPONENTS];
+    int block_array_count;
 };
+
+// MARK: huge pages for a progressive file's coefficients
+//
+// A progressive (or multi-scan) file is decoded through whole-image coefficient arrays, one per component:
+// 128 bytes per 8x8 block, 97 MB for a 24 MP 4:2:0 photo. libjpeg mallocs them fresh for each image and
+// zeroes them row by row as the first scan arrives, so every 4 KiB page costs a fault, which on virtual
+// machines is expensive (22,000 faults and a quarter of the wall time of a 24 MP progressive thumbnail).
+// The wrappers below note each array libjpeg requests and, once it has allocated them, advise the
+// 2 MiB-aligned inside of each with MADV_HUGEPAGE before anything is written, as HugePageAdvice does for
+// the decoder's output. Advice changes nothing but speed and is ignored where huge pages are off.
+//
+// The array's memory is found through libjpeg's own access method asked for zero rows from row 0 (which
+// neither zeroes nor marks anything): it returns the array's row pointers. libjpeg-turbo keeps every row
+// in memory (it has no backing store) and allocates the rows in chunks of at most max_alloc_chunk bytes,
+// each contiguous, so the first row and the chunk size give a range that is the array's own memory.
+
+#define PXP_JPEG_HUGE_PAGE ((size_t)2 << 20)
+// Arrays smaller than this are left alone: they hold at most one huge page.
+#define PXP_JPEG_ADVISED_MINIMUM ((size_t)4 << 20)
+
+static jvirt_barray_ptr pxp_jpeg_request_block_array(
+    j_common_ptr cinfo, int pool, boolean pre_zero, JDIMENSION blocks_per_row, JDIMENSION rows, JDIMENSION max_access) {
+    pxp_jpeg_decoder *decoder = (pxp_jpeg_decoder *)cinfo;
+    jvirt_barray_ptr array = (*decoder->request_block_array)(cinfo, pool, pre_zero, blocks_per_row, rows, max_access);
+    if (pool == JPOOL_IMAGE && decoder->block_array_count < MAX_COMPONENTS) {
+        pxp_jpeg_block_array *noted = &decoder->block_arrays[decoder->block_array_count++];
+        noted->array = array;
+        noted->row_bytes = (size_t)blocks_per_row * sizeof(JBLOCK);
+        noted->rows = rows;
+    }
+    return array;
+}
+
+static void pxp_jpeg_advise_block_arrays(j_common_ptr cinfo) {
+    pxp_jpeg_decoder *decoder = (pxp_jpeg_decoder *)cinfo;
+    (*decoder->realize_arrays)(cinfo);
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(LIBJPEG_TURBO_VERSION)
+    for (int index = 0; index < decoder->block_array_count; index++) {
+        pxp_jpeg_block_array *noted = &decoder->block_arrays[index];
+        if (noted->row_bytes == 0 || noted->rows == 0) continue;
+        size_t rows_per_chunk = (size_t)cinfo->mem->max_alloc_chunk / noted->row_bytes;
+        size_t contiguous_rows = rows_per_chunk < noted->rows ? rows_per_chunk : noted->rows;
+        size_t bytes = contiguous_rows * noted->row_bytes;
+        if (bytes < PXP_JPEG_ADVISED_MINIMUM) continue;
+        JBLOCKARRAY rows = (*cinfo->mem->access_virt_barray)(cinfo, noted->array, 0, 0, FALSE);
+        uintptr_t first = (uintptr_t)rows[0];
+        uintptr_t start = (first + PXP_JPEG_HUGE_PAGE - 1) & ~(uintptr_t)(PXP_JPEG_HUGE_PAGE - 1);
+        uintptr_t end = (first + bytes) & ~(uintptr_t)(PXP_JPEG_HUGE_PAGE - 1);
+        if (end > start) (void)madvise((void *)start, (size_t)(end - start), MADV_HUGEPAGE);
+    }
+#endif
+    decoder->block_array_count = 0;
+}
+
+// The image pool's arrays are gone once it is freed (an image finished or abandoned).
+static void pxp_jpeg_free_pool(j_common_ptr cinfo, int pool) {
+    pxp_jpeg_decoder *decoder = (pxp_jpeg_decoder *)cinfo;
+    if (pool == JPOOL_IMAGE) decoder->block_array_count = 0;
+    (*decoder->free_pool)(cinfo, pool);
+}
 
 static void pxp_jpeg_fd_init(j_decompress_ptr cinfo) { (void)cinfo; }
 
@@ -225,6 +300,13 @@ pxp_jpeg_decoder *pxp_jpeg_decoder_create(const unsigned char *data, size_t size
         return NULL;
     }
     jpeg_create_decompress(&decoder->info);
+    struct jpeg_memory_mgr *memory = decoder->info.mem;
+    decoder->request_block_array = memory->request_virt_barray;
+    decoder->realize_arrays = memory->realize_virt_arrays;
+    decoder->free_pool = memory->free_pool;
+    memory->request_virt_barray = pxp_jpeg_request_block_array;
+    memory->realize_virt_arrays = pxp_jpeg_advise_block_arrays;
+    memory->free_pool = pxp_jpeg_free_pool;
     decoder->progress.progress_monitor = pxp_jpeg_limit_scans;
     decoder->info.progress = &decoder->progress;
     return decoder;

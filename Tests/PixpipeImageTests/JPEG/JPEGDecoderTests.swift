@@ -137,6 +137,23 @@ import Testing
         }
     }
 
+    /// Coefficient arrays of 4 MB and more get huge-page advice once libjpeg has allocated them (2400 x 1800
+    /// 4:2:0: 8.6 MB for luma). Progressive and baseline files of one encoder carry the same coefficients, so
+    /// the decodes match exactly; cut files fail or warn as always and leave the next decode unharmed.
+    @Test func largeProgressiveFilesDecodeAsTheirBaselineTwin() throws {
+        let noise = TestImages.noise(width: 2400, height: 1800, format: .rgb8)
+        let baseline = try Fixtures.encode(noise, .init(quality: 90))
+        let progressive = try Fixtures.encode(noise, .init(quality: 90, progressive: true))
+        #expect(try Fixtures.decode(progressive).pixels == Fixtures.decode(baseline).pixels)
+        let cut = Array(progressive.prefix(progressive.count * 2 / 3))
+        #expect(throws: ImageDecodingError.self) { try Fixtures.decode(cut) }
+        let lenient = try Fixtures.decode(cut, Self.lenient)
+        #expect(lenient.metadata.warnings.contains { $0.kind == .truncated })
+        #expect(
+            try Fixtures.decode(progressive, DecodeOptions(jpegScale: .eighths(2))).pixels
+                == Fixtures.decode(baseline, DecodeOptions(jpegScale: .eighths(2))).pixels)
+    }
+
     @Test(arguments: 1...8)
     func eighthsScaleTheOutput(numerator: Int) throws {
         let bytes = try Fixtures.encode(Fixtures.colour(width: 100, height: 60))

@@ -172,7 +172,7 @@ struct pxp_jpeg_decoder {
 // A progressive (or multi-scan) file is decoded through whole-image coefficient arrays, one per component:
 // 128 bytes per 8x8 block, 97 MB for a 24 MP 4:2:0 photo. libjpeg mallocs them fresh for each image and
 // zeroes them row by row as the first scan arrives, so every 4 KiB page costs a fault, which on virtual
-// machines is expensive (22,000 faults and a quarter of the wall time of a 24 MP progressive thumbnail).
+// machines is expensive (a 24 MP progressive thumbnail: 22,000 faults, 0.124 s against 0.105 s advised).
 // The wrappers below note each array libjpeg requests and, once it has allocated them, advise the
 // 2 MiB-aligned inside of each with MADV_HUGEPAGE before anything is written, as HugePageAdvice does for
 // the decoder's output. Advice changes nothing but speed and is ignored where huge pages are off.

@@ -449,17 +449,24 @@ int pxp_jpeg_decoder_configure_verification(
     return PXP_JPEG_OK;
 }
 
-int pxp_jpeg_decoder_dc_only_components(const pxp_jpeg_decoder *decoder, unsigned char *ids, int capacity) {
+int pxp_jpeg_decoder_component_blocks(
+    const pxp_jpeg_decoder *decoder, unsigned char *ids, unsigned char *sizes, unsigned char *luma, int capacity) {
     const struct jpeg_decompress_struct *info = &decoder->info;
     int count = 0;
     for (int index = 0; index < info->num_components && count < capacity; index++) {
         const jpeg_component_info *component = &info->comp_info[index];
 #if JPEG_LIB_VERSION >= 70
-        const int is_one = component->DCT_h_scaled_size == 1 && component->DCT_v_scaled_size == 1;
+        // libjpeg-turbo scales both directions alike; a mismatch is reported as a full-size block.
+        const int size = component->DCT_h_scaled_size == component->DCT_v_scaled_size ? component->DCT_h_scaled_size
+                                                                                         : DCTSIZE;
 #else
-        const int is_one = component->DCT_scaled_size == 1;
+        const int size = component->DCT_scaled_size;
 #endif
-        if (is_one) ids[count++] = (unsigned char)component->component_id;
+        ids[count] = (unsigned char)component->component_id;
+        sizes[count] = (unsigned char)(size > 0 && size <= DCTSIZE ? size : DCTSIZE);
+        const J_COLOR_SPACE space = info->jpeg_color_space;
+        luma[count] = index == 0 && (space == JCS_YCbCr || space == JCS_YCCK || space == JCS_GRAYSCALE);
+        count++;
     }
     return count;
 }

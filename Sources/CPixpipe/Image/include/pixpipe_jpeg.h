@@ -120,9 +120,12 @@ int pxp_jpeg_decoder_configure(
 /// entropy-coded byte is still decoded, with the same warnings and errors.
 int pxp_jpeg_decoder_configure_verification(
     pxp_jpeg_decoder *decoder, int numerator, int color_space, unsigned int *width, unsigned int *height);
-/// After `pxp_jpeg_decoder_configure`: writes to `ids` (room for `capacity`) the identifiers of the
-/// components whose scaled inverse DCT is 1x1, so the decode uses only their DC coefficients; returns how many.
-int pxp_jpeg_decoder_dc_only_components(const pxp_jpeg_decoder *decoder, unsigned char *ids, int capacity);
+/// After `pxp_jpeg_decoder_configure`: writes to `ids`, `sizes` and `luma` (room for `capacity` each) every
+/// component's identifier, the side of its scaled inverse DCT (1 means the decode uses only its DC
+/// coefficients) and whether it is the luma of a YCbCr, YCCK or grayscale file (1) or not (0); returns how
+/// many.
+int pxp_jpeg_decoder_component_blocks(
+    const pxp_jpeg_decoder *decoder, unsigned char *ids, unsigned char *sizes, unsigned char *luma, int capacity);
 /// Turns libjpeg's block smoothing of a progressive file off (it guesses AC coefficients no scan sent),
 /// before `pxp_jpeg_decoder_start`.
 void pxp_jpeg_decoder_disable_block_smoothing(pxp_jpeg_decoder *decoder);

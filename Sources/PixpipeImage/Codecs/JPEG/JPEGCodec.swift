@@ -58,8 +58,9 @@ struct JPEGCodec: ImageCodec {
     }
 
     /// Decodes at the smallest fast DCT scale (1/8, 2/8, 4/8, 8/8) that keeps at least three times the target
-    /// size, then lets the thumbnailer resample with its filter. A progressive file decoded at 1/8 reads only
-    /// the scans that decode shows (``ProgressiveJPEGScanFilter``), unless the options ask for the whole source.
+    /// size, then lets the thumbnailer resample with its filter. A progressive file decoded at 1/8 or 2/8
+    /// reads only the scans that decode needs (``ProgressiveJPEGScanFilter``), unless the options ask for the
+    /// whole source.
     func thumbnail(_ source: ThumbnailSource, by thumbnailer: Thumbnailer) throws(ImageProcessingError) -> Image {
         let options = thumbnailer.options
         let reader = try Thumbnailer.decoding { () throws(ImageDecodingError) in
@@ -76,9 +77,9 @@ struct JPEGCodec: ImageCodec {
             pixelLimit: options.pixelLimit, byteLimit: nil, strictness: options.strictness,
             jpegScale: .eighths(numerator))
         let image = try Thumbnailer.decoding { () throws(ImageDecodingError) in
-            if numerator == 1, !options.decodesWholeSource,
-                let shown = try JPEGDecoder.decodeEighthFromShownScans(
-                    reader, options: decodeOptions,
+            if !options.decodesWholeSource,
+                let reduced = try JPEGDecoder.decodeReducedFromNeededScans(
+                    reader, numerator: numerator, options: decodeOptions,
                     filter: { (dropping) throws(ImageDecodingError) in
                         switch source {
                         case .bytes(let bytes): return dropping(bytes)
@@ -86,7 +87,7 @@ struct JPEGCodec: ImageCodec {
                         }
                     })
             {
-                return shown
+                return reduced
             }
             return try JPEGDecoder.decode(reader, options: decodeOptions)
         }

@@ -119,14 +119,37 @@ final class JPEGReader {
         return Int(done)
     }
 
-    /// After ``configure(scaleNumerator:space:)``: the identifiers of the components the decode shows only
-    /// by their DC coefficients (a 1x1 scaled inverse DCT), as libjpeg chose for that scale.
-    var dcOnlyComponentIDs: Set<UInt8> {
-        var ids = [UInt8](repeating: 0, count: 256)
-        let count = ids.withUnsafeMutableBufferPointer { buffer in
-            pxp_jpeg_decoder_dc_only_components(handle, buffer.baseAddress, Int32(buffer.count))
+    /// How a decode at the configured scale makes pixels of one component's blocks.
+    struct ComponentBlocks: Sendable, Hashable {
+        /// The side of the block the scaled inverse DCT makes of each 8x8 block of coefficients (1: only the
+        /// DC coefficient is used).
+        var side: Int
+        /// Whether the component is the luma of a YCbCr, YCCK or grayscale file.
+        var isLuma: Bool
+    }
+
+    /// After ``configure(scaleNumerator:space:)``: each component's blocks by its identifier, as libjpeg
+    /// chose for that scale. Empty when two components share an identifier, since scans name components by
+    /// identifier.
+    var componentBlocks: [UInt8: ComponentBlocks] {
+        var ids = [UInt8](repeating: 0, count: 16)
+        var sides = [UInt8](repeating: 0, count: 16)
+        var luma = [UInt8](repeating: 0, count: 16)
+        let count = ids.withUnsafeMutableBufferPointer { idBuffer in
+            sides.withUnsafeMutableBufferPointer { sideBuffer in
+                luma.withUnsafeMutableBufferPointer { lumaBuffer in
+                    pxp_jpeg_decoder_component_blocks(
+                        handle, idBuffer.baseAddress, sideBuffer.baseAddress, lumaBuffer.baseAddress,
+                        Int32(idBuffer.count))
+                }
+            }
         }
-        return Set(ids.prefix(Int(count)))
+        var result: [UInt8: ComponentBlocks] = [:]
+        for index in 0..<Int(count) {
+            let blocks = ComponentBlocks(side: Int(sides[index]), isLuma: luma[index] != 0)
+            guard result.updateValue(blocks, forKey: ids[index]) == nil else { return [:] }
+        }
+        return result
     }
 
     /// Turns off libjpeg's block smoothing, which would otherwise guess AC coefficients that no scan sent;

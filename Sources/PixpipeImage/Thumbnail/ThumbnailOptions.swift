@@ -65,10 +65,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var byteLimit: Int?
     /// Strict (throw) or lenient (warn, zero-fill) about damaged data.
     public var strictness: DecodeOptions.Strictness
-    /// Decode every coded byte of the source, even data that cannot change the thumbnail, so damage anywhere
-    /// in the file is seen; for a thumbnail that also proves a kept source whole. Default `false`: a
-    /// progressive JPEG thumbnailed at 1/8 scale skips its luma AC scans, whose damage cannot change a
-    /// pixel of the result (its markers are still followed to EOI, so truncation is still seen).
+    /// Decode every coded byte of the source, so damage anywhere in the file is seen and the thumbnail is
+    /// made from every bit of it; for a thumbnail that also proves a kept source whole. Default `false`: a
+    /// progressive JPEG thumbnailed at 1/8 scale skips its luma AC scans, which cannot change a pixel of the
+    /// result, and at 2/8 its luma's last-bit AC refinement scans, which change it by hundredths of a
+    /// decibel (its markers are still followed to EOI, so truncation is still seen).
     public var decodesWholeSource = false
     /// The most threads one resize uses; `nil` means every core. A batch running one thumbnail per core sets 1.
     public var maximumConcurrency: Int?

@@ -4,8 +4,8 @@ import Foundation
 /// needs: each codec decodes at the least size its library offers.
 ///
 /// JPEGs are decoded at the smallest of libjpeg-turbo's fast DCT scales (1/8, 2/8, 4/8, 8/8) that keeps at
-/// least three times the target size, then resampled with the chosen filter (a progressive JPEG decoded at 1/8
-/// reads only the scans that decode shows: ``ThumbnailOptions/decodesWholeSource``); non-interlaced PNGs stream their rows through the resampler
+/// least three times the target size, then resampled with the chosen filter (a progressive JPEG decoded at 1/8 or 2/8
+/// reads only the scans that decode needs: ``ThumbnailOptions/decodesWholeSource``); non-interlaced PNGs stream their rows through the resampler
 /// as libpng produces them, so peak memory does not grow with the source; interlaced PNGs are decoded
 /// whole under the pixel limit. The EXIF orientation is applied after resizing (fewer pixels to move),
 /// with the target read in upright pixels, so a 6-oriented 4000x3000 photo fit into 256 gives 192x256; an

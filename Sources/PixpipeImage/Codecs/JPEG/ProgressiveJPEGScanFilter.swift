@@ -13,8 +13,8 @@
 ///   of every AC coefficient, and so the coefficients whose magnitude is 1; over a third of a photo's
 ///   bytes, and most of its decoding time) are dropped. That is not exact: the 6 MP progressive photos of
 ///   the thumbnail benchmark decode in 40% less time, and their 256 px thumbnails lose 0.02-0.06 dB against
-///   the reference resize (49.37 against 49.34 dB for one); Kodak photos at 63 px lose up to 0.2 dB, and
-///   stay above 49 dB (docs/benchmarks.md, "Thumbnails of the photo folder").
+///   the reference resize of the whole decode; Kodak photos at 63 px lose 0.03-0.21 dB and stay above 49 dB
+///   (docs/benchmarks.md, "Progressive JPEGs at 1/8 and 2/8 read only the scans they need").
 ///
 /// The copy is decoded with block smoothing off (smoothing would guess the dropped coefficients). The
 /// dropped scans' structure is still checked: the filter follows every marker to EOI and gives up (the
@@ -46,6 +46,8 @@ enum ProgressiveJPEGScanFilter {
                 // Luma at full resolution (a side other than the scale's numerator is a component libjpeg
                 // sized up in place of upsampling it). Chroma keeps its last bit: its scans are small, and in
                 // 4:4:4 Kodak photos at 63 px dropping them too lost 0.23-0.47 dB in place of 0.05-0.13.
+                // Not at 4/8 or 8/8, where less of each block is averaged away: Kodak photos thumbnailed to
+                // 128 px from 4/8 lost 0.16-0.71 dB, and to 256 px from 8/8 2-6 dB.
                 unneeded[id] = .lastACBit
             }
         }

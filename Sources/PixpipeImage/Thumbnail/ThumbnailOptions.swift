@@ -68,8 +68,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// Decode every coded byte of the source, so damage anywhere in the file is seen and the thumbnail is
     /// made from every bit of it; for a thumbnail that also proves a kept source whole. Default `false`: a
     /// progressive JPEG thumbnailed at 1/8 scale skips its luma AC scans, which cannot change a pixel of the
-    /// result, and at 2/8 its luma's last-bit AC refinement scans, which change it by hundredths of a
-    /// decibel (its markers are still followed to EOI, so truncation is still seen).
+    /// result, and at 2/8 its luma's last-bit AC refinement scans, which change it by 0.02-0.2 dB (its
+    /// markers are still followed to EOI, so truncation is still seen).
     public var decodesWholeSource = false
     /// The most threads one resize uses; `nil` means every core. A batch running one thumbnail per core sets 1.
     public var maximumConcurrency: Int?
